@@ -1,0 +1,123 @@
+package io.ordo.domain;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A task as a caller publishes it. Valid once it exists; the payload limit that depends on the
+ * queue's settings is checked by {@link PublishRules} when the batch is published.
+ *
+ * @param delay how long after publish the task falls due (0 = now), at most one year
+ */
+public record NewTask(TaskId id, Partition partition, Priority priority, byte[] payload, Duration delay,
+                      Map<String, String> headers) {
+    public static final Duration MAX_DELAY = Duration.ofDays(365);
+    public static final int MAX_HEADERS = 32;
+    public static final int MAX_HEADER_NAME_LENGTH = 100;
+    public static final int MAX_HEADER_VALUE_LENGTH = 1000;
+
+    public NewTask {
+        Validate.notNull("id", id);
+        Validate.notNull("partition", partition);
+        Validate.notNull("priority", priority);
+        Validate.notNull("payload", payload);
+        Validate.duration("delay", delay, MAX_DELAY);
+        Validate.notNull("headers", headers);
+        if (headers.size() > MAX_HEADERS) {
+            throw new InvalidInputException("headers", "at most " + MAX_HEADERS + " entries, was " + headers.size());
+        }
+        Map<String, String> copy = new LinkedHashMap<>();
+        headers.forEach((name, value) -> {
+            Validate.text("headers.name", name, MAX_HEADER_NAME_LENGTH);
+            if (value == null) {
+                throw new InvalidInputException("headers[" + name + "]", "must not be null");
+            }
+            if (value.codePointCount(0, value.length()) > MAX_HEADER_VALUE_LENGTH) {
+                throw new InvalidInputException("headers[" + name + "]",
+                        "must be at most " + MAX_HEADER_VALUE_LENGTH + " characters");
+            }
+            copy.put(name, value);
+        });
+        headers = Collections.unmodifiableMap(copy);
+        payload = payload.clone();
+    }
+
+    public static Builder builder(Partition partition, byte[] payload) {
+        return new Builder(partition, payload);
+    }
+
+    @Override
+    public byte[] payload() {
+        return payload.clone();
+    }
+
+    /** The payload size without copying it. */
+    public int payloadSize() {
+        return payload.length;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof NewTask that && id.equals(that.id) && partition.equals(that.partition)
+                && priority.equals(that.priority) && Arrays.equals(payload, that.payload)
+                && delay.equals(that.delay) && headers.equals(that.headers);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(id, partition, priority, Arrays.hashCode(payload), delay, headers);
+    }
+
+    @Override
+    public String toString() {
+        return "NewTask[id=" + id + ", partition=" + partition + ", priority=" + priority.value()
+                + ", payload=" + payload.length + " bytes, delay=" + delay + ", headers=" + headers + "]";
+    }
+
+    /** Fluent construction with defaults: random id, default priority, no delay, no headers. */
+    public static final class Builder {
+        private final Partition partition;
+        private final byte[] payload;
+        private TaskId id;
+        private Priority priority = Priority.DEFAULT;
+        private Duration delay = Duration.ZERO;
+        private final Map<String, String> headers = new LinkedHashMap<>();
+
+        private Builder(Partition partition, byte[] payload) {
+            this.partition = partition;
+            this.payload = payload;
+        }
+
+        public Builder id(TaskId id) {
+            this.id = id;
+            return this;
+        }
+
+        public Builder id(String id) {
+            return id(TaskId.of(id));
+        }
+
+        public Builder priority(int priority) {
+            this.priority = Priority.of(priority);
+            return this;
+        }
+
+        public Builder delay(Duration delay) {
+            this.delay = delay;
+            return this;
+        }
+
+        public Builder header(String name, String value) {
+            headers.put(name, value);
+            return this;
+        }
+
+        public NewTask build() {
+            return new NewTask(id == null ? TaskId.random() : id, partition, priority, payload, delay, headers);
+        }
+    }
+}

@@ -1,0 +1,13 @@
+package io.ordo.domain;
+
+/** Where a task is in its lifecycle. An acked or cancelled task is gone: it has no state. */
+public enum TaskState {
+    /** In its partition and due: the next consume may take it. */
+    PENDING,
+    /** In its partition, not yet due (published with a delay, or waiting for a retry). */
+    DELAYED,
+    /** Delivered to a consumer and neither acked nor returned yet. */
+    IN_FLIGHT,
+    /** Out of attempts or failed explicitly; kept for inspection and redrive. */
+    DEAD
+}

@@ -1,0 +1,23 @@
+package io.ordo.ports;
+
+/**
+ * A queue at one moment.
+ *
+ * @param ready              tasks due and waiting
+ * @param delayed            tasks waiting that are not due yet
+ * @param inFlight           tasks held by consumers
+ * @param dead               dead letters
+ * @param activePartitions   partitions with at least one waiting task
+ * @param lockedPartitions   ordered partitions held by a consumer
+ * @param blockedPartitions  partitions blocked (rate-limited) right now
+ * @param liveConsumers      consumers whose heartbeat is fresh
+ * @param oldestDueAgeMillis how long the longest-waiting due task has been due (lag); 0 when none
+ * @param publishedTotal     tasks created since the queue began
+ * @param ackedTotal         tasks acked since the queue began
+ * @param deadLetteredTotal  tasks dead-lettered since the queue began
+ * @param paused             whether consume delivers nothing
+ */
+public record QueueStats(long ready, long delayed, long inFlight, long dead, long activePartitions,
+                         long lockedPartitions, long blockedPartitions, long liveConsumers, long oldestDueAgeMillis,
+                         long publishedTotal, long ackedTotal, long deadLetteredTotal, boolean paused) {
+}
