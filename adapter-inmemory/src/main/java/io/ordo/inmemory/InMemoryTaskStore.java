@@ -1,0 +1,650 @@
+package io.ordo.inmemory;
+
+import io.ordo.domain.ConsumerId;
+import io.ordo.domain.DeadLetter;
+import io.ordo.domain.InvalidInputException;
+import io.ordo.domain.Lease;
+import io.ordo.domain.NewTask;
+import io.ordo.domain.Partition;
+import io.ordo.domain.PublishRules;
+import io.ordo.domain.QueueName;
+import io.ordo.domain.QueueSettings;
+import io.ordo.domain.Task;
+import io.ordo.domain.TaskId;
+import io.ordo.domain.TaskState;
+import io.ordo.domain.Validate;
+import io.ordo.ports.AckOutcome;
+import io.ordo.ports.CancelOutcome;
+import io.ordo.ports.Clock;
+import io.ordo.ports.DeadLetterPage;
+import io.ordo.ports.FailOutcome;
+import io.ordo.ports.PublishOutcome;
+import io.ordo.ports.PublishReceipt;
+import io.ordo.ports.QueueStats;
+import io.ordo.ports.Reasons;
+import io.ordo.ports.ReclaimReport;
+import io.ordo.ports.RedriveOutcome;
+import io.ordo.ports.RejectOutcome;
+import io.ordo.ports.Rejection;
+import io.ordo.ports.ReleaseOutcome;
+import io.ordo.ports.TaskSnapshot;
+import io.ordo.ports.TaskStore;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
+
+/**
+ * The reference store: docs/semantics.md written as plain Java over plain collections. Every
+ * operation holds the store's monitor, which makes it atomic like a Lua script on Redis; every
+ * decision depends only on the calls and the clock, which makes runs reproducible.
+ */
+final class InMemoryTaskStore implements TaskStore {
+    /** How often a waiting consume looks at the clock again: a virtual clock moves without telling anyone. */
+    private static final long WAIT_POLL_MILLIS = 5;
+
+    private final QueueName queue;
+    private final Clock clock;
+
+    /** Tasks waiting in their partitions; a partition exists while it has one. */
+    private final Map<Partition, PartitionState> partitions = new HashMap<>();
+    /** Where each waiting task is, by id. */
+    private final Map<TaskId, Task> waiting = new HashMap<>();
+    /** Tasks in flight, by id. */
+    private final Map<TaskId, Lease> held = new HashMap<>();
+    /** Dead letters in the order they died. */
+    private final LinkedHashMap<TaskId, DeadLetter> dead = new LinkedHashMap<>();
+    /** Ordered partitions and the consumer holding each. */
+    private final Map<Partition, ConsumerId> locks = new HashMap<>();
+    private final Map<Partition, Long> blockedUntil = new HashMap<>();
+    /** Registered consumers and when each expires. */
+    private final Map<ConsumerId, Long> consumers = new HashMap<>();
+    /** Ids of acked tasks still inside the dedup window, with when they may be used again. */
+    private final Map<TaskId, Long> recentlyAcked = new HashMap<>();
+
+    private QueueSettings settings = QueueSettings.DEFAULTS;
+    private boolean paused;
+    private long lastSeq;
+    private long lastTurn;
+    private long publishedTotal;
+    private long ackedTotal;
+    private long deadLetteredTotal;
+
+    InMemoryTaskStore(QueueName queue, Clock clock) {
+        this.queue = queue;
+        this.clock = clock;
+    }
+
+    @Override
+    public QueueName queue() {
+        return queue;
+    }
+
+    // ---------------------------------------------------------------- publish
+
+    @Override
+    public synchronized List<PublishReceipt> publish(List<NewTask> tasks) {
+        List<NewTask> batch = PublishRules.validate(tasks, settings);
+        long now = clock.millis();
+        List<PublishReceipt> receipts = new ArrayList<>(batch.size());
+        for (NewTask request : batch) {
+            if (exists(request.id(), now)) {
+                receipts.add(new PublishReceipt(request.id(), PublishOutcome.DUPLICATE));
+                continue;
+            }
+            putWaiting(Task.published(request, ++lastSeq, now));
+            publishedTotal++;
+            receipts.add(new PublishReceipt(request.id(), PublishOutcome.CREATED));
+        }
+        notifyAll();
+        return receipts;
+    }
+
+    private boolean exists(TaskId id, long now) {
+        Long until = recentlyAcked.get(id);
+        if (until != null && until <= now) {
+            recentlyAcked.remove(id);
+            until = null;
+        }
+        return until != null || waiting.containsKey(id) || held.containsKey(id) || dead.containsKey(id);
+    }
+
+    // ---------------------------------------------------------------- consume
+
+    @Override
+    public synchronized List<Lease> consume(ConsumerId consumer, int max, Duration wait) {
+        Validate.notNull("consumer", consumer);
+        Validate.range("max", max, 1, MAX_CONSUME);
+        Validate.duration("wait", wait, MAX_WAIT);
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (true) {
+            List<Lease> taken = takeDue(consumer, max);
+            long remainingNanos = deadline - System.nanoTime();
+            if (!taken.isEmpty() || remainingNanos <= 0) {
+                return taken;
+            }
+            try {
+                long pollMillis = Math.min(WAIT_POLL_MILLIS, TimeUnit.NANOSECONDS.toMillis(remainingNanos) + 1);
+                wait(pollMillis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return List.of();
+            }
+        }
+    }
+
+    private List<Lease> takeDue(ConsumerId consumer, int max) {
+        long now = clock.millis();
+        long expiresAt = now + settings.heartbeatTtl().toMillis();
+        consumers.merge(consumer, expiresAt, Math::max);
+        List<Lease> taken = new ArrayList<>();
+        if (paused) {
+            return taken;
+        }
+        while (taken.size() < max) {
+            Optional<PartitionState> next = nextPartition(now);
+            if (next.isEmpty()) {
+                break;
+            }
+            PartitionState state = next.get();
+            if (state.partition.isOrdered()) {
+                takeOrderedRun(state, consumer, max - taken.size(), now, taken);
+                locks.put(state.partition, consumer);
+            } else {
+                take(state.head(now).orElseThrow(), consumer, now, taken);
+            }
+            state.turn = ++lastTurn;
+            dropIfEmpty(state);
+        }
+        return taken;
+    }
+
+    /** Among eligible partitions: the highest head priority, then the least recently served. */
+    private Optional<PartitionState> nextPartition(long now) {
+        PartitionState best = null;
+        int bestPriority = 0;
+        for (PartitionState state : partitions.values()) {
+            if (isBlocked(state.partition, now) || locks.containsKey(state.partition)) {
+                continue;
+            }
+            Optional<Task> head = state.head(now);
+            if (head.isEmpty()) {
+                continue;
+            }
+            int priority = head.get().priority().value();
+            if (best == null || priority > bestPriority || (priority == bestPriority && state.turn < best.turn)) {
+                best = state;
+                bestPriority = priority;
+            }
+        }
+        return Optional.ofNullable(best);
+    }
+
+    /** The consecutive run of ready tasks from an ordered partition's head, in key order. */
+    private void takeOrderedRun(PartitionState state, ConsumerId consumer, int room, long now, List<Lease> taken) {
+        List<Task> run = new ArrayList<>();
+        for (Task task : state.waiting) {
+            if (run.size() == room || !task.isReadyAt(now)) {
+                break;
+            }
+            run.add(task);
+        }
+        run.forEach(task -> take(task, consumer, now, taken));
+    }
+
+    private void take(Task task, ConsumerId consumer, long now, List<Lease> taken) {
+        removeWaiting(task);
+        Lease lease = new Lease(task.withAttempts(task.attempts() + 1), consumer, now);
+        held.put(task.id(), lease);
+        taken.add(lease);
+    }
+
+    // ---------------------------------------------------------------- ack, reject, fail, release
+
+    @Override
+    public synchronized Map<TaskId, AckOutcome> ack(ConsumerId consumer, Collection<TaskId> ids) {
+        Validate.notNull("consumer", consumer);
+        List<TaskId> checked = PublishRules.ids("ids", ids);
+        long now = clock.millis();
+        Map<TaskId, AckOutcome> outcomes = new LinkedHashMap<>();
+        for (TaskId id : checked) {
+            Lease lease = heldBy(consumer, id);
+            if (lease == null) {
+                outcomes.putIfAbsent(id, AckOutcome.LEASE_LOST);
+                continue;
+            }
+            held.remove(id);
+            ackedTotal++;
+            if (settings.hasDedupWindow()) {
+                recentlyAcked.put(id, now + settings.dedupWindow().toMillis());
+            }
+            releaseLockIfDone(consumer, lease.partition());
+            outcomes.put(id, AckOutcome.ACKED);
+        }
+        return outcomes;
+    }
+
+    @Override
+    public synchronized Map<TaskId, RejectOutcome> reject(ConsumerId consumer, Collection<TaskId> ids,
+                                                          Rejection rejection) {
+        Validate.notNull("consumer", consumer);
+        Validate.notNull("rejection", rejection);
+        List<TaskId> checked = PublishRules.ids("ids", ids);
+        long now = clock.millis();
+        Map<TaskId, RejectOutcome> outcomes = giveBack(consumer, checked,
+                (lease, named) -> {
+                    if (!named) {
+                        returnUnprocessed(lease);
+                        return RejectOutcome.RETURNED_WITH_BATCH;
+                    }
+                    if (lease.task().attempts() >= settings.maxAttempts()) {
+                        bury(lease.task(), rejection.reason(), now);
+                        return RejectOutcome.DEAD_LETTERED;
+                    }
+                    putWaiting(lease.task().retriedAt(now + rejection.delay().toMillis(), rejection.reason()));
+                    return RejectOutcome.RETURNED;
+                }, RejectOutcome.LEASE_LOST);
+        if (rejection.blocksPartition()) {
+            long until = now + rejection.blockPartitionFor().toMillis();
+            for (Map.Entry<TaskId, RejectOutcome> entry : outcomes.entrySet()) {
+                if (entry.getValue() == RejectOutcome.RETURNED || entry.getValue() == RejectOutcome.DEAD_LETTERED) {
+                    Partition partition = partitionOfGivenBack(entry.getKey());
+                    blockedUntil.merge(partition, until, Math::max);
+                }
+            }
+        }
+        notifyAll();
+        return outcomes;
+    }
+
+    @Override
+    public synchronized Map<TaskId, FailOutcome> fail(ConsumerId consumer, Collection<TaskId> ids, String reason) {
+        Validate.notNull("consumer", consumer);
+        List<TaskId> checked = PublishRules.ids("ids", ids);
+        String why = Reasons.truncate(reason);
+        long now = clock.millis();
+        Map<TaskId, FailOutcome> outcomes = new LinkedHashMap<>();
+        for (TaskId id : checked) {
+            Lease lease = heldBy(consumer, id);
+            if (lease == null) {
+                outcomes.putIfAbsent(id, FailOutcome.LEASE_LOST);
+                continue;
+            }
+            held.remove(id);
+            bury(lease.task(), why, now);
+            releaseLockIfDone(consumer, lease.partition());
+            outcomes.put(id, FailOutcome.DEAD_LETTERED);
+        }
+        return outcomes;
+    }
+
+    @Override
+    public synchronized Map<TaskId, ReleaseOutcome> release(ConsumerId consumer, Collection<TaskId> ids) {
+        Validate.notNull("consumer", consumer);
+        List<TaskId> checked = PublishRules.ids("ids", ids);
+        Map<TaskId, ReleaseOutcome> outcomes = giveBack(consumer, checked, (lease, named) -> {
+            returnUnprocessed(lease);
+            return ReleaseOutcome.RELEASED;
+        }, ReleaseOutcome.LEASE_LOST);
+        notifyAll();
+        return outcomes;
+    }
+
+    /**
+     * Takes the named tasks back from the consumer and, per ordered partition, every task it holds
+     * after the lowest named one (SPEC rule 5). {@code giveBack} decides each task's fate; its
+     * second argument says whether the task was named in the call.
+     */
+    private <O> Map<TaskId, O> giveBack(ConsumerId consumer, List<TaskId> ids,
+                                        BiFunction<Lease, Boolean, O> giveBack, O leaseLost) {
+        Map<TaskId, O> outcomes = new LinkedHashMap<>();
+        Set<TaskId> named = new HashSet<>();
+        Map<Partition, Lease> lowestNamedByOrderedPartition = new LinkedHashMap<>();
+        for (TaskId id : ids) {
+            Lease lease = heldBy(consumer, id);
+            if (lease == null) {
+                if (!named.contains(id)) {
+                    outcomes.putIfAbsent(id, leaseLost);
+                }
+                continue;
+            }
+            named.add(id);
+            outcomes.put(id, null);
+            if (lease.partition().isOrdered()) {
+                lowestNamedByOrderedPartition.merge(lease.partition(), lease,
+                        (a, b) -> a.task().orderingKey().compareTo(b.task().orderingKey()) <= 0 ? a : b);
+            }
+        }
+        List<Lease> affected = new ArrayList<>();
+        for (TaskId id : named) {
+            affected.add(held.get(id));
+        }
+        for (Lease lowest : lowestNamedByOrderedPartition.values()) {
+            heldInPartition(consumer, lowest.partition()).stream()
+                    .filter(lease -> !named.contains(lease.id()))
+                    .filter(lease -> lease.task().orderingKey().compareTo(lowest.task().orderingKey()) > 0)
+                    .forEach(affected::add);
+        }
+        // Key order per partition, so tasks re-enter their partitions the way they left.
+        affected.sort(Comparator.comparing((Lease lease) -> lease.task().seq()));
+        Map<TaskId, O> decided = new HashMap<>();
+        for (Lease lease : affected) {
+            held.remove(lease.id());
+            decided.put(lease.id(), giveBack.apply(lease, named.contains(lease.id())));
+        }
+        for (Lease lease : affected) {
+            releaseLockIfDone(consumer, lease.partition());
+        }
+        outcomes.replaceAll((id, outcome) -> outcome == null ? decided.get(id) : outcome);
+        affected.stream().filter(lease -> !named.contains(lease.id()))
+                .sorted(Comparator.comparing((Lease lease) -> lease.task().orderingKey()))
+                .forEach(lease -> outcomes.put(lease.id(), decided.get(lease.id())));
+        return outcomes;
+    }
+
+    /** A delivery that never ran: back in place, and it does not count as an attempt. */
+    private void returnUnprocessed(Lease lease) {
+        putWaiting(lease.task().withAttempts(lease.task().attempts() - 1));
+    }
+
+    private Partition partitionOfGivenBack(TaskId id) {
+        Task task = waiting.get(id);
+        return task != null ? task.partition() : dead.get(id).task().partition();
+    }
+
+    // ---------------------------------------------------------------- blocks, consumers, reclaim
+
+    @Override
+    public synchronized void blockPartition(Partition partition, Duration duration) {
+        Validate.notNull("partition", partition);
+        Validate.duration("duration", duration, Rejection.MAX_DURATION);
+        blockedUntil.put(partition, clock.millis() + duration.toMillis());
+    }
+
+    @Override
+    public synchronized void unblockPartition(Partition partition) {
+        Validate.notNull("partition", partition);
+        blockedUntil.remove(partition);
+        notifyAll();
+    }
+
+    private boolean isBlocked(Partition partition, long now) {
+        Long until = blockedUntil.get(partition);
+        if (until != null && until <= now) {
+            blockedUntil.remove(partition);
+            return false;
+        }
+        return until != null;
+    }
+
+    @Override
+    public synchronized void heartbeat(ConsumerId consumer, Duration ttl) {
+        Validate.notNull("consumer", consumer);
+        Validate.duration("ttl", ttl, QueueSettings.MAX_DURATION);
+        if (ttl.toMillis() < 1) {
+            throw new InvalidInputException("ttl", "must be at least 1 ms, was " + ttl);
+        }
+        consumers.put(consumer, clock.millis() + ttl.toMillis());
+    }
+
+    @Override
+    public synchronized ReclaimReport reclaim() {
+        long now = clock.millis();
+        List<ConsumerId> deadConsumers = consumers.entrySet().stream()
+                .filter(entry -> entry.getValue() <= now)
+                .map(Map.Entry::getKey)
+                .sorted(Comparator.comparing(ConsumerId::value))
+                .toList();
+        int returned = 0;
+        int buried = 0;
+        for (ConsumerId consumer : deadConsumers) {
+            consumers.remove(consumer);
+            for (Lease lease : heldBy(consumer)) {
+                held.remove(lease.id());
+                if (takeBackCrashed(lease, "consumer " + consumer + " stopped heartbeating", now)) {
+                    buried++;
+                } else {
+                    returned++;
+                }
+            }
+            locks.values().removeIf(consumer::equals);
+        }
+        int timedOut = 0;
+        if (settings.hasProcessingTimeout()) {
+            long timeout = settings.processingTimeout().toMillis();
+            List<Lease> overdue = held.values().stream()
+                    .filter(lease -> lease.leasedAt() + timeout <= now)
+                    .sorted(Comparator.comparing((Lease lease) -> lease.task().seq()))
+                    .toList();
+            for (Lease lease : overdue) {
+                if (!held.containsKey(lease.id())) {
+                    continue; // already returned with an earlier task of its ordered batch
+                }
+                timedOut++;
+                held.remove(lease.id());
+                if (takeBackCrashed(lease, "processing timed out after " + timeout + " ms", now)) {
+                    buried++;
+                } else {
+                    returned++;
+                }
+                if (lease.partition().isOrdered()) {
+                    for (Lease later : heldInPartition(lease.consumer(), lease.partition())) {
+                        if (later.task().orderingKey().compareTo(lease.task().orderingKey()) > 0) {
+                            held.remove(later.id());
+                            returnUnprocessed(later);
+                            returned++;
+                        }
+                    }
+                }
+                releaseLockIfDone(lease.consumer(), lease.partition());
+            }
+        }
+        if (returned > 0) {
+            notifyAll();
+        }
+        return new ReclaimReport(deadConsumers, returned, buried, timedOut);
+    }
+
+    /** A task whose processing never finished: back in place with the attempt counted, or dead if out of attempts. */
+    private boolean takeBackCrashed(Lease lease, String reason, long now) {
+        Task task = lease.task();
+        if (task.attempts() >= settings.maxAttempts()) {
+            bury(task, reason, now);
+            return true;
+        }
+        putWaiting(task.withLastError(reason));
+        return false;
+    }
+
+    // ---------------------------------------------------------------- cancel, get
+
+    @Override
+    public synchronized Map<TaskId, CancelOutcome> cancel(Collection<TaskId> ids) {
+        List<TaskId> checked = PublishRules.ids("ids", ids);
+        Map<TaskId, CancelOutcome> outcomes = new LinkedHashMap<>();
+        for (TaskId id : checked) {
+            if (outcomes.containsKey(id)) {
+                continue;
+            }
+            Task task = waiting.get(id);
+            if (task != null) {
+                removeWaiting(task);
+                outcomes.put(id, CancelOutcome.CANCELLED);
+            } else if (dead.remove(id) != null) {
+                outcomes.put(id, CancelOutcome.CANCELLED);
+            } else if (held.containsKey(id)) {
+                outcomes.put(id, CancelOutcome.IN_FLIGHT);
+            } else {
+                outcomes.put(id, CancelOutcome.UNKNOWN);
+            }
+        }
+        return outcomes;
+    }
+
+    @Override
+    public synchronized Optional<TaskSnapshot> get(TaskId id) {
+        Validate.notNull("id", id);
+        long now = clock.millis();
+        Task task = waiting.get(id);
+        if (task != null) {
+            TaskState state = task.isReadyAt(now) ? TaskState.PENDING : TaskState.DELAYED;
+            return Optional.of(new TaskSnapshot(task, state, Optional.empty()));
+        }
+        Lease lease = held.get(id);
+        if (lease != null) {
+            return Optional.of(new TaskSnapshot(lease.task(), TaskState.IN_FLIGHT, Optional.of(lease.consumer())));
+        }
+        DeadLetter letter = dead.get(id);
+        if (letter != null) {
+            return Optional.of(new TaskSnapshot(letter.task(), TaskState.DEAD, Optional.empty()));
+        }
+        return Optional.empty();
+    }
+
+    // ---------------------------------------------------------------- dead letters
+
+    @Override
+    public synchronized DeadLetterPage deadLetters(int offset, int limit) {
+        Validate.range("offset", offset, 0, Integer.MAX_VALUE);
+        Validate.range("limit", limit, 1, MAX_CONSUME);
+        List<DeadLetter> page = dead.values().stream().skip(offset).limit(limit).toList();
+        return new DeadLetterPage(page, dead.size(), offset);
+    }
+
+    @Override
+    public synchronized Map<TaskId, RedriveOutcome> redrive(Collection<TaskId> ids) {
+        List<TaskId> checked = PublishRules.ids("ids", ids);
+        long now = clock.millis();
+        Map<TaskId, RedriveOutcome> outcomes = new LinkedHashMap<>();
+        for (TaskId id : checked) {
+            DeadLetter letter = dead.remove(id);
+            if (letter == null) {
+                outcomes.putIfAbsent(id, RedriveOutcome.UNKNOWN);
+                continue;
+            }
+            putWaiting(letter.task().redrivenAt(now));
+            outcomes.put(id, RedriveOutcome.REDRIVEN);
+        }
+        notifyAll();
+        return outcomes;
+    }
+
+    @Override
+    public synchronized long redriveAll() {
+        return redrive(List.copyOf(dead.keySet())).size();
+    }
+
+    @Override
+    public synchronized long purgeDeadLetters(Collection<TaskId> ids) {
+        List<TaskId> checked = PublishRules.ids("ids", ids);
+        return checked.stream().distinct().filter(id -> dead.remove(id) != null).count();
+    }
+
+    @Override
+    public synchronized long purgeAllDeadLetters() {
+        long count = dead.size();
+        dead.clear();
+        return count;
+    }
+
+    // ---------------------------------------------------------------- stats, pause, settings
+
+    @Override
+    public synchronized QueueStats stats() {
+        long now = clock.millis();
+        long ready = waiting.values().stream().filter(task -> task.isReadyAt(now)).count();
+        long oldestReadyAt = waiting.values().stream().filter(task -> task.isReadyAt(now))
+                .mapToLong(Task::readyAt).min().orElse(now);
+        long blocked = new ArrayList<>(blockedUntil.keySet()).stream()
+                .filter(partition -> isBlocked(partition, now)).count();
+        long live = consumers.values().stream().filter(expiresAt -> expiresAt > now).count();
+        return new QueueStats(ready, waiting.size() - ready, held.size(), dead.size(), partitions.size(),
+                locks.size(), blocked, live, now - oldestReadyAt, publishedTotal, ackedTotal, deadLetteredTotal,
+                paused);
+    }
+
+    @Override
+    public synchronized void pause() {
+        paused = true;
+    }
+
+    @Override
+    public synchronized void resume() {
+        paused = false;
+        notifyAll();
+    }
+
+    @Override
+    public synchronized QueueSettings settings() {
+        return settings;
+    }
+
+    @Override
+    public synchronized void configure(QueueSettings newSettings) {
+        settings = Validate.notNull("settings", newSettings);
+    }
+
+    // ---------------------------------------------------------------- bookkeeping
+
+    private void putWaiting(Task task) {
+        PartitionState state = partitions.computeIfAbsent(task.partition(),
+                partition -> new PartitionState(partition, ++lastTurn));
+        state.waiting.add(task);
+        waiting.put(task.id(), task);
+    }
+
+    private void removeWaiting(Task task) {
+        PartitionState state = partitions.get(task.partition());
+        state.waiting.remove(task);
+        waiting.remove(task.id());
+        dropIfEmpty(state);
+    }
+
+    private void dropIfEmpty(PartitionState state) {
+        if (state.waiting.isEmpty()) {
+            partitions.remove(state.partition);
+        }
+    }
+
+    private void bury(Task task, String reason, long now) {
+        dead.put(task.id(), new DeadLetter(task.withLastError(reason), reason, now));
+        deadLetteredTotal++;
+    }
+
+    private Lease heldBy(ConsumerId consumer, TaskId id) {
+        Lease lease = held.get(id);
+        return lease != null && lease.consumer().equals(consumer) ? lease : null;
+    }
+
+    /** Everything a consumer holds, in seq order. */
+    private List<Lease> heldBy(ConsumerId consumer) {
+        return held.values().stream()
+                .filter(lease -> lease.consumer().equals(consumer))
+                .sorted(Comparator.comparing((Lease lease) -> lease.task().seq()))
+                .toList();
+    }
+
+    /** What a consumer holds of one partition, in key order. */
+    private List<Lease> heldInPartition(ConsumerId consumer, Partition partition) {
+        return held.values().stream()
+                .filter(lease -> lease.consumer().equals(consumer) && lease.partition().equals(partition))
+                .sorted(Comparator.comparing((Lease lease) -> lease.task().orderingKey()))
+                .toList();
+    }
+
+    private void releaseLockIfDone(ConsumerId consumer, Partition partition) {
+        if (consumer.equals(locks.get(partition)) && heldInPartition(consumer, partition).isEmpty()) {
+            locks.remove(partition);
+        }
+    }
+}
