@@ -1,0 +1,155 @@
+package io.ordo.cli;
+
+import io.ordo.ports.QueueUnavailableException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+import java.util.concurrent.Callable;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class OrdoCliTest {
+    @Test
+    void an_unknown_option_is_one_line_on_stderr_and_exit_code_2() {
+        CliRun run = CliRun.of("stats", "--queue", "orders", "--nope");
+
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(run.errLines()).containsExactly("ordo: Unknown option: '--nope'");
+        assertThat(run.out()).isEmpty();
+    }
+
+    @Test
+    void no_command_is_bad_input() {
+        CliRun run = CliRun.of();
+
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(run.errLines()).containsExactly("ordo: missing command: demo, publish or stats (see 'ordo --help')");
+    }
+
+    @Test
+    void an_unknown_command_is_bad_input() {
+        CliRun run = CliRun.of("frobnicate");
+
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(run.errLines()).singleElement().asString().startsWith("ordo: ").contains("frobnicate");
+    }
+
+    @Test
+    void a_missing_required_option_is_bad_input() {
+        CliRun run = CliRun.of("stats");
+
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(run.errLines()).containsExactly("ordo: Missing required option: '--queue=NAME'");
+    }
+
+    @Test
+    void an_unknown_backend_is_bad_input_naming_the_choices() {
+        CliRun run = CliRun.of("stats", "--queue", "orders", "--backend", "mongo");
+
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(run.errLines()).containsExactly(
+                "ordo: Invalid value for option '--backend': expected one of inmemory, lettuce, jedis but was 'mongo'");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"lettuce", "jedis", "LETTUCE"})
+    void a_redis_backend_is_not_built_in_yet(String backend) {
+        String name = backend.toLowerCase(java.util.Locale.ROOT);
+        for (String[] args : new String[][] {
+                {"demo", "--backend", backend},
+                {"stats", "--queue", "orders", "--backend", backend, "--redis", "redis://localhost:6379"},
+                {"publish", "--queue", "orders", "--partition", "p", "--backend", backend, "{}"}}) {
+            CliRun run = CliRun.of(args);
+
+            assertThat(run.exitCode()).as(String.join(" ", args)).isEqualTo(ExitCodes.BAD_INPUT);
+            assertThat(run.errLines()).containsExactly("ordo: backend " + name + " is not built into this CLI yet");
+            assertThat(run.out()).isEmpty();
+        }
+    }
+
+    @Test
+    void a_redis_uri_with_the_inmemory_backend_is_bad_input() {
+        CliRun run = CliRun.of("stats", "--queue", "orders", "--redis", "redis://localhost:6379");
+
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(run.errLines()).containsExactly("ordo: --redis applies to the lettuce and jedis backends, not to inmemory");
+    }
+
+    @Test
+    void invalid_input_found_by_the_domain_is_bad_input() {
+        CliRun run = CliRun.of("stats", "--queue", "no spaces please");
+
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(run.errLines()).containsExactly(
+                "ordo: queue: may contain only letters, digits, '.', '_' and '-', was 'no spaces please'");
+    }
+
+    @Test
+    void an_infrastructure_failure_is_one_line_and_exit_code_1() {
+        QueueUnavailableException failure = new QueueUnavailableException(
+                "redis at localhost:6379 did not answer\n  after 3 tries", new java.io.IOException("connection refused"));
+
+        CliRun run = CliRun.of(withFailingCommand(failure), "fail");
+
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.FAILURE);
+        assertThat(run.errLines()).containsExactly("ordo: redis at localhost:6379 did not answer after 3 tries");
+    }
+
+    @Test
+    void an_unexpected_error_is_one_line_without_a_stack_trace_and_exit_code_1() {
+        CliRun run = CliRun.of(withFailingCommand(new IllegalStateException("bug")), "fail");
+
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.FAILURE);
+        assertThat(run.errLines()).containsExactly("ordo: unexpected java.lang.IllegalStateException: bug");
+    }
+
+    @Test
+    void help_lists_the_commands_and_exits_0() {
+        CliRun run = CliRun.of("--help");
+
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.OK);
+        assertThat(run.out()).contains("Usage: ordo", "demo", "publish", "stats");
+        assertThat(run.err()).isEmpty();
+    }
+
+    @Test
+    void every_command_has_help() {
+        for (String command : new String[] {"demo", "publish", "stats"}) {
+            CliRun run = CliRun.of(command, "--help");
+
+            assertThat(run.exitCode()).isEqualTo(ExitCodes.OK);
+            assertThat(run.out()).contains("Usage: ordo " + command, "--backend=BACKEND");
+        }
+    }
+
+    @Test
+    void version_names_ordo() {
+        CliRun run = CliRun.of("--version");
+
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.OK);
+        assertThat(run.out()).startsWith("ordo ");
+    }
+
+    private static CommandLine withFailingCommand(RuntimeException failure) {
+        CommandLine commandLine = OrdoCli.commandLine();
+        commandLine.addSubcommand("fail", new Failing(failure));
+        return commandLine;
+    }
+
+    @Command(name = "fail")
+    static final class Failing implements Callable<Integer> {
+        private final RuntimeException failure;
+
+        Failing(RuntimeException failure) {
+            this.failure = failure;
+        }
+
+        @Override
+        public Integer call() {
+            throw failure;
+        }
+    }
+}

@@ -1,0 +1,159 @@
+package io.ordo.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class PublishCommandTest {
+    private static final String NOTE = "ordo: note: the inmemory backend keeps queues only while this command runs";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void one_payload_is_published_with_every_option() {
+        CliRun run = CliRun.of("publish", "--queue", "orders", "--partition", "account-42", "--ordered",
+                "--id", "deposit-1", "--priority", "5", "--delay", "30s", "{\"cents\": 100}");
+
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.OK);
+        assertThat(run.outLines()).containsExactly(
+                "created    deposit-1  !account-42  priority 5  delay 30s",
+                "published 1 task to queue orders: 1 created, 0 duplicate");
+        assertThat(run.errLines()).containsExactly(NOTE);
+    }
+
+    @Test
+    void a_generated_id_is_printed() {
+        CliRun run = CliRun.of("publish", "--queue", "emails", "--partition", "welcome", "\"alice\"");
+
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.OK);
+        assertThat(run.outLines().get(0)).matches("created    [0-9a-f-]{36}  welcome");
+    }
+
+    @Test
+    void a_json_lines_file_is_published_line_by_line_skipping_blank_lines() throws IOException {
+        Path file = Files.writeString(dir.resolve("signups.jsonl"), "{\"name\":\"alice\"}\n\n{\"name\":\"bob\"}\n  \n[1,2]\n");
+
+        CliRun run = CliRun.of("publish", "--queue", "emails", "--partition", "welcome", "--file", file.toString());
+
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.OK);
+        assertThat(run.outLines()).hasSize(4).last().isEqualTo("published 3 tasks to queue emails: 3 created, 0 duplicate");
+    }
+
+    @Test
+    void a_dash_reads_payloads_from_stdin() {
+        InputStream original = System.in;
+        System.setIn(new ByteArrayInputStream("{\"a\":1}\n{\"a\":2}\n".getBytes(UTF_8)));
+        try {
+            CliRun run = CliRun.of("publish", "--queue", "q", "--partition", "p", "--file", "-");
+
+            assertThat(run.exitCode()).isEqualTo(ExitCodes.OK);
+            assertThat(run.outLines()).last().isEqualTo("published 2 tasks to queue q: 2 created, 0 duplicate");
+        } finally {
+            System.setIn(original);
+        }
+    }
+
+    @Test
+    void a_payload_that_is_not_json_is_bad_input() {
+        CliRun run = CliRun.of("publish", "--queue", "q", "--partition", "p", "hello");
+
+        assertBadInput(run, "ordo: payload: is not JSON: Unrecognized token 'hello'");
+    }
+
+    @Test
+    void a_line_that_is_not_json_names_its_line_and_nothing_is_published() throws IOException {
+        Path file = Files.writeString(dir.resolve("broken.jsonl"), "{\"ok\":true}\n{\"ok\":\n");
+
+        CliRun run = CliRun.of("publish", "--queue", "q", "--partition", "p", "--file", file.toString());
+
+        assertBadInput(run, "ordo: " + file + " line 2: is not JSON: ");
+    }
+
+    @Test
+    void a_missing_file_is_bad_input() {
+        Path missing = dir.resolve("missing.jsonl");
+
+        CliRun run = CliRun.of("publish", "--queue", "q", "--partition", "p", "--file", missing.toString());
+
+        assertBadInput(run, "ordo: cannot read " + missing + ": no such file");
+    }
+
+    @Test
+    void an_empty_file_is_bad_input() throws IOException {
+        Path empty = Files.writeString(dir.resolve("empty.jsonl"), "\n\n");
+
+        CliRun run = CliRun.of("publish", "--queue", "q", "--partition", "p", "--file", empty.toString());
+
+        assertBadInput(run, "ordo: " + empty + ": holds no payload");
+    }
+
+    @Test
+    void a_payload_and_a_file_together_are_bad_input() throws IOException {
+        Path file = Files.writeString(dir.resolve("one.jsonl"), "{}\n");
+
+        CliRun fileFirst = CliRun.of("publish", "--queue", "q", "--partition", "p", "--file", file.toString(), "{}");
+        CliRun payloadFirst = CliRun.of("publish", "--queue", "q", "--partition", "p", "{}", "--file", file.toString());
+
+        assertBadInput(fileFirst, "ordo: ");
+        assertBadInput(payloadFirst, "ordo: ");
+    }
+
+    @Test
+    void neither_payload_nor_file_is_bad_input() {
+        CliRun run = CliRun.of("publish", "--queue", "q", "--partition", "p");
+
+        assertBadInput(run, "ordo: Error: Missing required argument");
+    }
+
+    @Test
+    void an_id_with_a_file_is_bad_input() throws IOException {
+        Path file = Files.writeString(dir.resolve("one.jsonl"), "{}\n");
+
+        CliRun run = CliRun.of("publish", "--queue", "q", "--partition", "p", "--id", "x", "--file", file.toString());
+
+        assertBadInput(run, "ordo: --id names a single task; it cannot be used with --file");
+    }
+
+    @Test
+    void a_priority_out_of_range_is_bad_input() {
+        CliRun run = CliRun.of("publish", "--queue", "q", "--partition", "p", "--priority", "5000", "{}");
+
+        assertBadInput(run, "ordo: priority: must be between -1000 and 1000, was 5000");
+    }
+
+    @Test
+    void a_delay_that_is_not_a_duration_is_bad_input() {
+        CliRun run = CliRun.of("publish", "--queue", "q", "--partition", "p", "--delay", "5 parsecs", "{}");
+
+        assertBadInput(run, "ordo: Invalid value for option '--delay': '5 parsecs' is not a duration");
+    }
+
+    @Test
+    void a_delay_over_a_year_is_bad_input() {
+        CliRun run = CliRun.of("publish", "--queue", "q", "--partition", "p", "--delay", "400d", "{}");
+
+        assertBadInput(run, "ordo: delay: must be at most");
+    }
+
+    @Test
+    void a_regular_partition_starting_with_the_ordered_marker_is_bad_input() {
+        CliRun run = CliRun.of("publish", "--queue", "q", "--partition", "!account", "{}");
+
+        assertBadInput(run, "ordo: partition: a regular partition must not start with '!'");
+    }
+
+    private static void assertBadInput(CliRun run, String errorStart) {
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(run.errLines()).singleElement().asString().startsWith(errorStart);
+        assertThat(run.out()).isEmpty();
+    }
+}

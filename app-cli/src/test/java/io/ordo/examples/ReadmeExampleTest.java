@@ -1,0 +1,98 @@
+package io.ordo.examples;
+
+import com.google.inject.Guice;
+import com.google.inject.Injector;
+import io.ordo.domain.ConsumerId;
+import io.ordo.domain.Lease;
+import io.ordo.domain.NewTask;
+import io.ordo.domain.Partition;
+import io.ordo.domain.QueueName;
+import io.ordo.domain.TaskId;
+import io.ordo.inmemory.InMemoryQueueModule;
+import io.ordo.ports.AckOutcome;
+import io.ordo.ports.Clock;
+import io.ordo.ports.TaskStore;
+import io.ordo.ports.TaskStoreFactory;
+import io.ordo.testing.ProjectFiles;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The README's example compiles and does what it says, and the README shows exactly this code. */
+class ReadmeExampleTest {
+    private static final String BEGIN = "// README example: begin";
+    private static final String END = "// README example: end";
+
+    @Test
+    void the_example_publishes_consumes_in_order_and_acks() {
+        String printed = capturingStandardOut(() -> {
+            // README example: begin
+            Injector injector = Guice.createInjector(new InMemoryQueueModule(Clock.system()));
+            try (TaskStoreFactory stores = injector.getInstance(TaskStoreFactory.class)) {
+                TaskStore orders = stores.forQueue(QueueName.of("orders"));
+
+                // An ordered partition: its tasks are processed one batch at a time, in publish order.
+                Partition account = Partition.ordered("account-42");
+                orders.publish(List.of(
+                        NewTask.builder(account, "{\"deposit\":100}".getBytes(UTF_8)).id("deposit-1").build(),
+                        NewTask.builder(account, "{\"withdraw\":30}".getBytes(UTF_8)).id("withdraw-1").build()));
+
+                ConsumerId worker = ConsumerId.of("worker-1");
+                List<Lease> batch = orders.consume(worker, 10, Duration.ofSeconds(1));
+                for (Lease lease : batch) {
+                    System.out.println(lease.id() + " " + new String(lease.task().payload(), UTF_8));
+                }
+                Map<TaskId, AckOutcome> acked = orders.ack(worker, batch.stream().map(Lease::id).toList());
+                System.out.println(acked);
+            }
+            // README example: end
+        });
+
+        assertThat(printed.lines()).containsExactly(
+                "deposit-1 {\"deposit\":100}",
+                "withdraw-1 {\"withdraw\":30}",
+                "{deposit-1=ACKED, withdraw-1=ACKED}");
+    }
+
+    @Test
+    void the_readme_shows_the_example_as_tested() throws IOException {
+        Path root = ProjectFiles.projectRoot();
+        List<String> tested = between(BEGIN, END,
+                Files.readAllLines(root.resolve("app-cli/src/test/java/io/ordo/examples/ReadmeExampleTest.java")));
+        List<String> readme = between("```java", "```", Files.readAllLines(root.resolve("README.md")));
+
+        assertThat(readme).as("the first java block of README.md").isEqualTo(tested);
+    }
+
+    /** The trimmed, non-blank lines after the first line that is {@code begin} and before the next {@code end}. */
+    private static List<String> between(String begin, String end, List<String> lines) {
+        List<String> trimmed = lines.stream().map(String::strip).toList();
+        int from = trimmed.indexOf(begin) + 1;
+        assertThat(from).as("a line '%s'", begin).isPositive();
+        int length = trimmed.subList(from, trimmed.size()).indexOf(end);
+        assertThat(length).as("a line '%s' after '%s'", end, begin).isNotNegative();
+        return trimmed.subList(from, from + length).stream().filter(line -> !line.isEmpty()).toList();
+    }
+
+    private static String capturingStandardOut(Runnable code) {
+        PrintStream original = System.out;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(captured, true, UTF_8));
+        try {
+            code.run();
+        } finally {
+            System.setOut(original);
+        }
+        return captured.toString(UTF_8);
+    }
+}

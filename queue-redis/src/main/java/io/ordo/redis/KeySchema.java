@@ -1,0 +1,68 @@
+package io.ordo.redis;
+
+import io.ordo.domain.QueueName;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * The Redis keys of one queue: {@code ordo:{<queue>}:<kind>}, all under the queue's hash tag so a queue
+ * lives in one cluster slot and every script touches one slot. User-chosen text (task ids, partition
+ * codes, consumer names) never forms a key by itself: ids are hash fields and set members, and codes
+ * and names appear in keys only hex-encoded after a fixed kind (docs/redis-design.md).
+ */
+public final class KeySchema {
+    /** The fixed keys every script receives, in the order {@code common.lua} binds them. */
+    static final List<String> FIXED_KINDS = List.of("meta", "tasks", "ready", "delayed", "wake", "blocked", "turns",
+            "sizes", "locks", "leased", "consumers", "dead", "acked", "readyat", "readyat-count", "signal");
+
+    private final QueueName queue;
+    private final String prefix;
+    private final byte[][] fixedKeys;
+
+    private KeySchema(QueueName queue) {
+        this.queue = queue;
+        this.prefix = "ordo:{" + queue.value() + "}:";
+        this.fixedKeys = FIXED_KINDS.stream().map(kind -> bytes(prefix + kind)).toArray(byte[][]::new);
+    }
+
+    public static KeySchema of(QueueName queue) {
+        return new KeySchema(queue);
+    }
+
+    public QueueName queue() {
+        return queue;
+    }
+
+    /** What every key of the queue starts with, e.g. {@code ordo:{orders}:}. */
+    public String prefix() {
+        return prefix;
+    }
+
+    /** The full name of one of the fixed keys, e.g. {@code key("tasks")}. */
+    public String key(String kind) {
+        if (!FIXED_KINDS.contains(kind)) {
+            throw new IllegalArgumentException("not a fixed key of a queue: " + kind);
+        }
+        return prefix + kind;
+    }
+
+    /** The list a blocked consumer waits on. */
+    public byte[] signalKey() {
+        return bytes(key("signal"));
+    }
+
+    /** The fixed keys, in script order; callers must not modify the arrays. */
+    byte[][] fixedKeys() {
+        return fixedKeys;
+    }
+
+    /** The key that holds one partition's in-order arrivals, for diagnostics and tests. */
+    public String partitionRunKey(String partitionCode) {
+        return prefix + "pr:" + Hex.encode(bytes(partitionCode));
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+}

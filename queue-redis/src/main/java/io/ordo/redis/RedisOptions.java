@@ -1,0 +1,128 @@
+package io.ordo.redis;
+
+import io.ordo.domain.Validate;
+
+import java.time.Duration;
+
+/**
+ * How the Redis stores connect: the endpoint (from a URI) and timeouts, retries and pool size.
+ * {@code RedisOptions.create("redis://localhost:6379")} takes the defaults.
+ */
+public final class RedisOptions {
+    public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
+    public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(10);
+    /** Times a command that never reached the server is sent again before the call fails. */
+    public static final int DEFAULT_RETRIES = 2;
+    public static final Duration DEFAULT_RETRY_BACKOFF = Duration.ofMillis(50);
+    /** Connections a pooled client (Jedis) keeps at most. */
+    public static final int DEFAULT_POOL_SIZE = 16;
+
+    private final RedisEndpoint endpoint;
+    private final Duration connectTimeout;
+    private final Duration commandTimeout;
+    private final int retries;
+    private final Duration retryBackoff;
+    private final int poolSize;
+
+    private RedisOptions(Builder builder) {
+        this.endpoint = Validate.notNull("endpoint", builder.endpoint);
+        this.connectTimeout = positive("connectTimeout", builder.connectTimeout);
+        this.commandTimeout = positive("commandTimeout", builder.commandTimeout);
+        this.retries = Validate.range("retries", builder.retries, 0, 10);
+        this.retryBackoff = Validate.duration("retryBackoff", builder.retryBackoff, Duration.ofMinutes(1));
+        this.poolSize = Validate.range("poolSize", builder.poolSize, 1, 10_000);
+    }
+
+    /** The defaults for a server given by URI. */
+    public static RedisOptions create(String uri) {
+        return builder(RedisEndpoint.parse(uri)).build();
+    }
+
+    public static Builder builder(RedisEndpoint endpoint) {
+        return new Builder(endpoint);
+    }
+
+    public static Builder builder(String uri) {
+        return new Builder(RedisEndpoint.parse(uri));
+    }
+
+    public RedisEndpoint endpoint() {
+        return endpoint;
+    }
+
+    public Duration connectTimeout() {
+        return connectTimeout;
+    }
+
+    public Duration commandTimeout() {
+        return commandTimeout;
+    }
+
+    public int retries() {
+        return retries;
+    }
+
+    public Duration retryBackoff() {
+        return retryBackoff;
+    }
+
+    public int poolSize() {
+        return poolSize;
+    }
+
+    @Override
+    public String toString() {
+        return "RedisOptions[" + endpoint + ", connectTimeout=" + connectTimeout + ", commandTimeout="
+                + commandTimeout + ", retries=" + retries + ", poolSize=" + poolSize + "]";
+    }
+
+    private static Duration positive(String field, Duration value) {
+        Validate.duration(field, value, Duration.ofHours(1));
+        if (value.isZero()) {
+            throw new io.ordo.domain.InvalidInputException(field, "must be positive");
+        }
+        return value;
+    }
+
+    public static final class Builder {
+        private final RedisEndpoint endpoint;
+        private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
+        private Duration commandTimeout = DEFAULT_COMMAND_TIMEOUT;
+        private int retries = DEFAULT_RETRIES;
+        private Duration retryBackoff = DEFAULT_RETRY_BACKOFF;
+        private int poolSize = DEFAULT_POOL_SIZE;
+
+        private Builder(RedisEndpoint endpoint) {
+            this.endpoint = endpoint;
+        }
+
+        public Builder connectTimeout(Duration value) {
+            connectTimeout = value;
+            return this;
+        }
+
+        public Builder commandTimeout(Duration value) {
+            commandTimeout = value;
+            return this;
+        }
+
+        public Builder retries(int value) {
+            retries = value;
+            return this;
+        }
+
+        public Builder retryBackoff(Duration value) {
+            retryBackoff = value;
+            return this;
+        }
+
+        public Builder poolSize(int value) {
+            poolSize = value;
+            return this;
+        }
+
+        public RedisOptions build() {
+            return new RedisOptions(this);
+        }
+    }
+}

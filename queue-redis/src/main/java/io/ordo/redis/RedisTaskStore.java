@@ -1,0 +1,371 @@
+package io.ordo.redis;
+
+import io.ordo.domain.ConsumerId;
+import io.ordo.domain.DeadLetter;
+import io.ordo.domain.InvalidInputException;
+import io.ordo.domain.Lease;
+import io.ordo.domain.NewTask;
+import io.ordo.domain.Partition;
+import io.ordo.domain.PublishRules;
+import io.ordo.domain.QueueName;
+import io.ordo.domain.QueueSettings;
+import io.ordo.domain.TaskId;
+import io.ordo.domain.TaskState;
+import io.ordo.domain.Validate;
+import io.ordo.ports.AckOutcome;
+import io.ordo.ports.CancelOutcome;
+import io.ordo.ports.Clock;
+import io.ordo.ports.DeadLetterPage;
+import io.ordo.ports.FailOutcome;
+import io.ordo.ports.PublishOutcome;
+import io.ordo.ports.PublishReceipt;
+import io.ordo.ports.QueueStats;
+import io.ordo.ports.Reasons;
+import io.ordo.ports.ReclaimReport;
+import io.ordo.ports.RedriveOutcome;
+import io.ordo.ports.RejectOutcome;
+import io.ordo.ports.Rejection;
+import io.ordo.ports.ReleaseOutcome;
+import io.ordo.ports.TaskSnapshot;
+import io.ordo.ports.TaskStore;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.IntFunction;
+
+/**
+ * One queue on Redis: each operation is one call of its Lua script (see {@link RedisScript}), so it is
+ * atomic on the server. The same class serves every Redis client; only the {@link RedisTransport}
+ * under the {@link ScriptExecutor} differs.
+ */
+public final class RedisTaskStore implements TaskStore {
+    /** How often a waiting consume looks again when time is virtual: a virtual clock moves without telling Redis. */
+    private static final Duration VIRTUAL_TIME_POLL = Duration.ofMillis(5);
+    /** Settings used to check a batch's shape before the queue's own payload limit is known. */
+    private static final QueueSettings LARGEST_PAYLOAD = QueueSettings.builder()
+            .maxPayloadBytes(QueueSettings.PAYLOAD_LIMIT).build();
+
+    private static final RejectOutcome[] REJECT_OUTCOMES = {RejectOutcome.LEASE_LOST, RejectOutcome.RETURNED,
+            RejectOutcome.DEAD_LETTERED, RejectOutcome.RETURNED_WITH_BATCH};
+    private static final CancelOutcome[] CANCEL_OUTCOMES = {CancelOutcome.UNKNOWN, CancelOutcome.CANCELLED,
+            CancelOutcome.IN_FLIGHT};
+
+    private final KeySchema keys;
+    private final ScriptExecutor executor;
+    private final Clock clockOverride;
+
+    /**
+     * @param clockOverride null in production (scripts read the server's {@code TIME}); a clock for
+     *                      tests that drive time themselves
+     */
+    public RedisTaskStore(QueueName queue, ScriptExecutor executor, Clock clockOverride) {
+        this.keys = KeySchema.of(Validate.notNull("queue", queue));
+        this.executor = Validate.notNull("executor", executor);
+        this.clockOverride = clockOverride;
+    }
+
+    @Override
+    public QueueName queue() {
+        return keys.queue();
+    }
+
+    /** The keys of this queue, for diagnostics. */
+    public KeySchema keys() {
+        return keys;
+    }
+
+    // ---------------------------------------------------------------- publish, consume
+
+    @Override
+    public List<PublishReceipt> publish(List<NewTask> tasks) {
+        List<NewTask> batch = validateShape(tasks);
+        Args args = new Args().add(now());
+        for (NewTask task : batch) {
+            args.add(task.id().value()).add(TaskRecords.publishBlob(task));
+        }
+        List<Object> reply = run(RedisScript.PUBLISH, args);
+        if (Replies.integer(reply, 0) != 0) {
+            // over the queue's payload limit: the domain rules name the task, exactly as every backend does
+            int limit = Replies.integer(reply, 3);
+            PublishRules.validate(batch, QueueSettings.builder().maxPayloadBytes(limit).build());
+            throw new InvalidInputException("tasks[" + Replies.integer(reply, 1) + "].payload",
+                    "is " + Replies.number(reply, 2) + " bytes, the queue allows at most " + limit);
+        }
+        List<PublishReceipt> receipts = new ArrayList<>(batch.size());
+        for (int i = 0; i < batch.size(); i++) {
+            receipts.add(new PublishReceipt(batch.get(i).id(),
+                    Replies.integer(reply, i + 1) == 1 ? PublishOutcome.CREATED : PublishOutcome.DUPLICATE));
+        }
+        return receipts;
+    }
+
+    private List<NewTask> validateShape(List<NewTask> tasks) {
+        try {
+            return PublishRules.validate(tasks, LARGEST_PAYLOAD);
+        } catch (InvalidInputException e) {
+            if (e.field().endsWith(".payload")) {
+                PublishRules.validate(tasks, settings()); // names the first task over the queue's own limit
+            }
+            throw e;
+        }
+    }
+
+    @Override
+    public List<Lease> consume(ConsumerId consumer, int max, Duration wait) {
+        Validate.notNull("consumer", consumer);
+        Validate.range("max", max, 1, MAX_CONSUME);
+        Validate.duration("wait", wait, MAX_WAIT);
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (true) {
+            List<Object> reply = run(RedisScript.CONSUME, new Args().add(now()).add(consumer.value()).add(max));
+            List<Lease> leases = new ArrayList<>((reply.size() - 1) / 2);
+            for (int i = 1; i < reply.size(); i += 2) {
+                TaskRecords.Stored stored = TaskRecords.decode(Replies.bytes(reply, i), Replies.bytes(reply, i + 1));
+                leases.add(new Lease(stored.task(), stored.holder(), stored.at()));
+            }
+            long remainingNanos = deadline - System.nanoTime();
+            if (!leases.isEmpty() || remainingNanos <= 0) {
+                return leases;
+            }
+            Duration nap = Duration.ofNanos(remainingNanos);
+            long untilDueMillis = Replies.number(reply, 0);
+            if (clockOverride != null) {
+                nap = min(nap, VIRTUAL_TIME_POLL);
+            } else if (untilDueMillis >= 0) {
+                nap = min(nap, Duration.ofMillis(Math.max(untilDueMillis, 1)));
+            }
+            executor.awaitSignal(keys, nap);
+            if (Thread.currentThread().isInterrupted()) {
+                return List.of();
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- giving tasks back
+
+    @Override
+    public Map<TaskId, AckOutcome> ack(ConsumerId consumer, Collection<TaskId> ids) {
+        Validate.notNull("consumer", consumer);
+        List<TaskId> distinct = distinct(ids);
+        List<Object> reply = run(RedisScript.ACK, withIds(new Args().add(now()).add(consumer.value()), distinct));
+        return outcomes(distinct, reply, code -> code == 1 ? AckOutcome.ACKED : AckOutcome.LEASE_LOST);
+    }
+
+    @Override
+    public Map<TaskId, RejectOutcome> reject(ConsumerId consumer, Collection<TaskId> ids, Rejection rejection) {
+        Validate.notNull("consumer", consumer);
+        Validate.notNull("rejection", rejection);
+        List<TaskId> distinct = distinct(ids);
+        Args args = new Args().add(now()).add(consumer.value()).add(rejection.delay().toMillis())
+                .add(rejection.reason()).add(rejection.blockPartitionFor().toMillis());
+        List<Object> reply = run(RedisScript.REJECT, withIds(args, distinct));
+        return outcomesWithBatch(distinct, reply, code -> REJECT_OUTCOMES[code]);
+    }
+
+    @Override
+    public Map<TaskId, FailOutcome> fail(ConsumerId consumer, Collection<TaskId> ids, String reason) {
+        Validate.notNull("consumer", consumer);
+        List<TaskId> distinct = distinct(ids);
+        Args args = new Args().add(now()).add(consumer.value()).add(Reasons.truncate(reason));
+        List<Object> reply = run(RedisScript.FAIL, withIds(args, distinct));
+        return outcomes(distinct, reply, code -> code == 1 ? FailOutcome.DEAD_LETTERED : FailOutcome.LEASE_LOST);
+    }
+
+    @Override
+    public Map<TaskId, ReleaseOutcome> release(ConsumerId consumer, Collection<TaskId> ids) {
+        Validate.notNull("consumer", consumer);
+        List<TaskId> distinct = distinct(ids);
+        List<Object> reply = run(RedisScript.RELEASE, withIds(new Args().add(now()).add(consumer.value()), distinct));
+        return outcomesWithBatch(distinct, reply,
+                code -> code == 1 ? ReleaseOutcome.RELEASED : ReleaseOutcome.LEASE_LOST);
+    }
+
+    // ---------------------------------------------------------------- blocks, consumers, reclaim
+
+    @Override
+    public void blockPartition(Partition partition, Duration duration) {
+        Validate.notNull("partition", partition);
+        Validate.duration("duration", duration, Rejection.MAX_DURATION);
+        run(RedisScript.BLOCK_PARTITION, new Args().add(now()).add(partition.code()).add(duration.toMillis()));
+    }
+
+    @Override
+    public void unblockPartition(Partition partition) {
+        Validate.notNull("partition", partition);
+        run(RedisScript.UNBLOCK_PARTITION, new Args().add(now()).add(partition.code()));
+    }
+
+    @Override
+    public void heartbeat(ConsumerId consumer, Duration ttl) {
+        Validate.notNull("consumer", consumer);
+        Validate.duration("ttl", ttl, QueueSettings.MAX_DURATION);
+        if (ttl.toMillis() < 1) {
+            throw new InvalidInputException("ttl", "must be at least 1 ms, was " + ttl);
+        }
+        run(RedisScript.HEARTBEAT, new Args().add(now()).add(consumer.value()).add(ttl.toMillis()));
+    }
+
+    @Override
+    public ReclaimReport reclaim() {
+        List<Object> reply = run(RedisScript.RECLAIM, new Args().add(now()));
+        List<ConsumerId> dead = new ArrayList<>();
+        for (int i = 3; i < reply.size(); i++) {
+            dead.add(ConsumerId.of(Replies.text(reply, i)));
+        }
+        return new ReclaimReport(dead, Replies.integer(reply, 0), Replies.integer(reply, 1), Replies.integer(reply, 2));
+    }
+
+    // ---------------------------------------------------------------- cancel, get
+
+    @Override
+    public Map<TaskId, CancelOutcome> cancel(Collection<TaskId> ids) {
+        List<TaskId> distinct = distinct(ids);
+        List<Object> reply = run(RedisScript.CANCEL, withIds(new Args().add(now()), distinct));
+        return outcomes(distinct, reply, code -> CANCEL_OUTCOMES[code]);
+    }
+
+    @Override
+    public Optional<TaskSnapshot> get(TaskId id) {
+        Validate.notNull("id", id);
+        List<Object> reply = run(RedisScript.GET, new Args().add(now()).add(id.value()));
+        if (reply.size() < 2 || reply.get(1) == null) {
+            return Optional.empty();
+        }
+        long now = Replies.number(reply, 0);
+        TaskRecords.Stored stored = TaskRecords.decode(id.value().getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                Replies.bytes(reply, 1));
+        TaskState state = switch (stored.state()) {
+            case TaskRecords.STATE_IN_FLIGHT -> TaskState.IN_FLIGHT;
+            case TaskRecords.STATE_DEAD -> TaskState.DEAD;
+            default -> stored.task().isReadyAt(now) ? TaskState.PENDING : TaskState.DELAYED;
+        };
+        return Optional.of(new TaskSnapshot(stored.task(), state, Optional.ofNullable(stored.holder())));
+    }
+
+    // ---------------------------------------------------------------- dead letters
+
+    @Override
+    public DeadLetterPage deadLetters(int offset, int limit) {
+        Validate.range("offset", offset, 0, Integer.MAX_VALUE);
+        Validate.range("limit", limit, 1, MAX_CONSUME);
+        List<Object> reply = run(RedisScript.DEAD_LETTERS, new Args().add(now()).add(offset).add(limit));
+        List<DeadLetter> page = new ArrayList<>();
+        for (int i = 1; i < reply.size(); i += 2) {
+            TaskRecords.Stored stored = TaskRecords.decode(Replies.bytes(reply, i), Replies.bytes(reply, i + 1));
+            page.add(new DeadLetter(stored.task(), stored.task().lastError(), stored.at()));
+        }
+        return new DeadLetterPage(page, Replies.number(reply, 0), offset);
+    }
+
+    @Override
+    public Map<TaskId, RedriveOutcome> redrive(Collection<TaskId> ids) {
+        List<TaskId> distinct = distinct(ids);
+        List<Object> reply = run(RedisScript.REDRIVE, withIds(new Args().add(now()), distinct));
+        return outcomes(distinct, reply, code -> code == 1 ? RedriveOutcome.REDRIVEN : RedriveOutcome.UNKNOWN);
+    }
+
+    @Override
+    public long redriveAll() {
+        return Replies.number(run(RedisScript.REDRIVE_ALL, new Args().add(now())), 0);
+    }
+
+    @Override
+    public long purgeDeadLetters(Collection<TaskId> ids) {
+        List<TaskId> distinct = distinct(ids);
+        return Replies.number(run(RedisScript.PURGE_DEAD_LETTERS, withIds(new Args().add(now()), distinct)), 0);
+    }
+
+    @Override
+    public long purgeAllDeadLetters() {
+        return Replies.number(run(RedisScript.PURGE_ALL_DEAD_LETTERS, new Args().add(now())), 0);
+    }
+
+    // ---------------------------------------------------------------- stats, pause, settings
+
+    @Override
+    public QueueStats stats() {
+        List<Object> r = run(RedisScript.STATS, new Args().add(now()));
+        return new QueueStats(Replies.number(r, 0), Replies.number(r, 1), Replies.number(r, 2), Replies.number(r, 3),
+                Replies.number(r, 4), Replies.number(r, 5), Replies.number(r, 6), Replies.number(r, 7),
+                Replies.number(r, 8), Replies.number(r, 9), Replies.number(r, 10), Replies.number(r, 11),
+                Replies.number(r, 12) == 1);
+    }
+
+    @Override
+    public void pause() {
+        run(RedisScript.PAUSE, new Args().add(now()));
+    }
+
+    @Override
+    public void resume() {
+        run(RedisScript.RESUME, new Args().add(now()));
+    }
+
+    @Override
+    public QueueSettings settings() {
+        List<Object> r = run(RedisScript.SETTINGS, new Args().add(now()));
+        return new QueueSettings(Replies.integer(r, 0), Duration.ofMillis(Replies.number(r, 1)),
+                Duration.ofMillis(Replies.number(r, 2)), Duration.ofMillis(Replies.number(r, 3)),
+                Replies.integer(r, 4));
+    }
+
+    @Override
+    public void configure(QueueSettings settings) {
+        Validate.notNull("settings", settings);
+        run(RedisScript.CONFIGURE, new Args().add(now()).add(settings.maxAttempts())
+                .add(settings.processingTimeout().toMillis()).add(settings.dedupWindow().toMillis())
+                .add(settings.heartbeatTtl().toMillis()).add(settings.maxPayloadBytes()));
+    }
+
+    @Override
+    public String toString() {
+        return "RedisTaskStore[" + keys.queue() + " on " + executor.endpoint() + "]";
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    private List<Object> run(RedisScript script, Args args) {
+        return executor.run(script, keys, args.toArray());
+    }
+
+    /** The override clock's now, or empty: the scripts then read the server's TIME. */
+    private String now() {
+        return clockOverride == null ? "" : Long.toString(clockOverride.millis());
+    }
+
+    private static List<TaskId> distinct(Collection<TaskId> ids) {
+        return List.copyOf(new LinkedHashSet<>(PublishRules.ids("ids", ids)));
+    }
+
+    private static Args withIds(Args args, List<TaskId> ids) {
+        ids.forEach(id -> args.add(id.value()));
+        return args;
+    }
+
+    private static <O> Map<TaskId, O> outcomes(List<TaskId> ids, List<Object> reply, IntFunction<O> outcome) {
+        Map<TaskId, O> outcomes = new LinkedHashMap<>();
+        for (int i = 0; i < ids.size(); i++) {
+            outcomes.put(ids.get(i), outcome.apply(Replies.integer(reply, i)));
+        }
+        return outcomes;
+    }
+
+    /** One outcome per id given, then the tasks returned with their ordered batch (id, outcome), in key order. */
+    private static <O> Map<TaskId, O> outcomesWithBatch(List<TaskId> ids, List<Object> reply, IntFunction<O> outcome) {
+        Map<TaskId, O> outcomes = outcomes(ids, reply, outcome);
+        for (int i = ids.size(); i < reply.size(); i += 2) {
+            outcomes.put(TaskId.of(Replies.text(reply, i)), outcome.apply(Replies.integer(reply, i + 1)));
+        }
+        return outcomes;
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
+    }
+}

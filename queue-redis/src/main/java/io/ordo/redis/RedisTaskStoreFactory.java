@@ -1,0 +1,40 @@
+package io.ordo.redis;
+
+import io.ordo.domain.QueueName;
+import io.ordo.domain.Validate;
+import io.ordo.ports.Clock;
+import io.ordo.ports.TaskStore;
+import io.ordo.ports.TaskStoreFactory;
+
+/**
+ * Stores for any number of queues over one backend transport (one client, its connections shared by
+ * every queue). Closing the factory closes the transport.
+ */
+public final class RedisTaskStoreFactory implements TaskStoreFactory {
+    private final RedisTransport transport;
+    private final ScriptExecutor executor;
+
+    public RedisTaskStoreFactory(RedisTransport transport, RedisOptions options) {
+        this.transport = Validate.notNull("transport", transport);
+        this.executor = new ScriptExecutor(transport, Validate.notNull("options", options));
+    }
+
+    /** The queue's store on the server's clock ({@code TIME} inside every script). */
+    @Override
+    public TaskStore forQueue(QueueName queue) {
+        return new RedisTaskStore(queue, executor, null);
+    }
+
+    /**
+     * The queue's store on a clock of the caller's (a {@code VirtualClock} in tests): the scripts take
+     * now from it instead of the server's {@code TIME}. Production code never needs this.
+     */
+    public TaskStore forQueue(QueueName queue, Clock clock) {
+        return new RedisTaskStore(queue, executor, Validate.notNull("clock", clock));
+    }
+
+    @Override
+    public void close() {
+        transport.close();
+    }
+}

@@ -1,0 +1,124 @@
+package io.ordo.redis;
+
+import io.ordo.domain.OrdoException;
+import io.ordo.ports.QueueCapacityException;
+import io.ordo.ports.QueueDataException;
+import io.ordo.ports.QueueUnavailableException;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Runs the scripts through a backend's {@link RedisTransport}: EVALSHA first; on NOSCRIPT (scripts
+ * flushed, a fresh node after failover) EVAL, which caches the script again. Commands that never
+ * reached the server are sent again a bounded number of times. Every Redis failure becomes one of the
+ * port's exceptions here, in one place.
+ */
+public final class ScriptExecutor {
+    private static final Pattern KEY_IN_ERROR = Pattern.compile("\\(key ([^)]*)\\)");
+    private static final List<String> TRANSIENT_ERRORS = List.of("LOADING", "BUSY", "MASTERDOWN", "READONLY",
+            "TRYAGAIN", "CLUSTERDOWN", "NOREPLICAS");
+
+    private final RedisTransport transport;
+    private final int retries;
+    private final Duration retryBackoff;
+
+    public ScriptExecutor(RedisTransport transport, RedisOptions options) {
+        this.transport = transport;
+        this.retries = options.retries();
+        this.retryBackoff = options.retryBackoff();
+    }
+
+    /** Runs a script on the queue's keys; the reply as a list (a single value becomes a list of one). */
+    public List<Object> run(RedisScript script, KeySchema keys, byte[][] args) {
+        for (int attempt = 0; ; attempt++) {
+            try {
+                return asList(callOnce(script, keys, args));
+            } catch (RedisUnreachable e) {
+                if (!e.neverSent() || attempt >= retries) {
+                    throw unavailable(e);
+                }
+                pause(attempt);
+            } catch (RedisErrorReply e) {
+                throw translate(e, script, keys);
+            }
+        }
+    }
+
+    /** Waits until the queue's signal list receives an element or the timeout passes. */
+    public void awaitSignal(KeySchema keys, Duration timeout) {
+        try {
+            transport.awaitElement(keys.signalKey(), timeout);
+        } catch (RedisUnreachable e) {
+            throw unavailable(e);
+        } catch (RedisErrorReply e) {
+            throw translate(e, null, keys);
+        }
+    }
+
+    public RedisEndpoint endpoint() {
+        return transport.endpoint();
+    }
+
+    private Object callOnce(RedisScript script, KeySchema keys, byte[][] args) {
+        try {
+            return transport.evalSha(script.sha(), keys.fixedKeys(), args);
+        } catch (RedisErrorReply e) {
+            if (!e.isNoScript()) {
+                throw e;
+            }
+            return transport.eval(script.body(), keys.fixedKeys(), args);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Object> asList(Object reply) {
+        return reply instanceof List<?> list ? (List<Object>) list : java.util.Collections.singletonList(reply);
+    }
+
+    private void pause(int attempt) {
+        try {
+            Thread.sleep(retryBackoff.toMillis() << attempt);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new QueueUnavailableException("interrupted while waiting to retry Redis at "
+                    + transport.endpoint().address(), e);
+        }
+    }
+
+    private QueueUnavailableException unavailable(RedisUnreachable e) {
+        return new QueueUnavailableException("Redis at " + transport.endpoint().address() + " is unavailable: "
+                + e.getMessage(), e);
+    }
+
+    private OrdoException translate(RedisErrorReply e, RedisScript script, KeySchema keys) {
+        String message = String.valueOf(e.getMessage());
+        String address = transport.endpoint().address();
+        String operation = script == null ? "waiting for work" : script.fileName();
+        if (message.startsWith("OOM")) {
+            return new QueueCapacityException("Redis at " + address + " is over its maxmemory and refused "
+                    + operation + " of queue " + keys.queue() + " before writing anything: " + message, e);
+        }
+        if (message.startsWith("WRONGTYPE")) {
+            Matcher key = KEY_IN_ERROR.matcher(message);
+            String named = key.find() ? key.group(1) : "under " + keys.prefix();
+            return new QueueDataException("key " + named + " on Redis at " + address
+                    + " holds a value of the wrong type for queue " + keys.queue()
+                    + " (written by something else than Ordo?): " + message, e);
+        }
+        for (String transientError : TRANSIENT_ERRORS) {
+            if (message.startsWith(transientError)) {
+                return new QueueUnavailableException("Redis at " + address + " cannot serve " + operation
+                        + " right now: " + message, e);
+            }
+        }
+        if (message.startsWith("NOAUTH") || message.startsWith("WRONGPASS") || message.startsWith("NOPERM")) {
+            return new QueueUnavailableException("Redis at " + address + " refused the login or the command: "
+                    + message, e);
+        }
+        return new QueueDataException(operation + " of queue " + keys.queue() + " failed on Redis at " + address
+                + ": " + message, e);
+    }
+}

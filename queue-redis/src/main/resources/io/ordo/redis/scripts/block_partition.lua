@@ -1,0 +1,11 @@
+#!lua
+-- Blocks a partition until now + duration (replacing any block); it need not hold tasks.
+local clock = ARGV[1]
+local code = ARGV[2]
+local duration = tonumber(ARGV[3])
+
+NOW = clock_now(clock)
+call('ZADD', K_BLOCKED, NOW + duration, code)
+touch(code)
+finish()
+return 1

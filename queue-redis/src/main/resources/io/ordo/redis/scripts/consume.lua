@@ -1,0 +1,72 @@
+#!lua flags=allow-oom
+-- Takes up to max due tasks for a consumer in queue order (docs/semantics.md, consume): the eligible
+-- partition with the highest head priority, then the lowest turn; one task from a regular partition,
+-- the consecutive ready run from an ordered one (which it locks). Also registers the consumer.
+-- Reply: {ms until something may fall due or -1, then id and record of each task taken}.
+-- allow-oom: consuming (then acking) is how a full server gets memory back.
+local clock = ARGV[1]
+local consumer = ARGV[2]
+local max = tonumber(ARGV[3])
+
+NOW = clock_now(clock)
+local expires_at = NOW + settings().heartbeat_ttl
+local current = call('ZSCORE', K_CONSUMERS, consumer)
+if not current or tonumber(current) < expires_at then
+    call('ZADD', K_CONSUMERS, expires_at, consumer)
+end
+if call('HEXISTS', K_META, 'paused') == 1 then
+    return { -1 }
+end
+
+promote_due()
+for _, code in ipairs(touched_order) do refresh(code) end
+touched, touched_order = {}, {}
+
+local reply = { -1 }
+local held = consumer_key(consumer)
+local taken = 0
+
+local function take(code, m, r, from_run)
+    local id = member_id(m)
+    part_pop(code, m, from_run)
+    leave_waiting(r)
+    r.attempts = r.attempts + 1
+    r.state, r.at, r.holder = STATE_IN_FLIGHT, NOW, consumer
+    local record = encode(r)
+    call('HSET', K_TASKS, id, record)
+    call('ZADD', K_LEASED, NOW, id)
+    call('ZADD', held, r.seq, id)
+    if is_ordered(code) then call('ZADD', flight_key(code), 0, m) end
+    reply[#reply + 1] = id
+    reply[#reply + 1] = record
+    taken = taken + 1
+end
+
+while taken < max do
+    local code = call('ZRANGE', K_READY, 0, 0)[1]
+    if not code then break end
+    if is_ordered(code) then
+        while taken < max do
+            local m, r, from_run = part_head(code)
+            if not m or r.ready > NOW then break end
+            take(code, m, r, from_run)
+        end
+        call('HSET', K_LOCKS, code, consumer)
+    else
+        local m, r, from_run = part_head(code)
+        take(code, m, r, from_run)
+    end
+    local turn = next_counter('turn')
+    if call('HEXISTS', K_TURNS, code) == 1 then call('HSET', K_TURNS, code, turn) end
+    refresh(code)
+end
+
+local next_due
+for _, key in ipairs({ K_DELAYED, K_WAKE, K_BLOCKED }) do
+    local first = call('ZRANGE', key, 0, 0, 'WITHSCORES')[2]
+    if first and (not next_due or tonumber(first) < next_due) then next_due = tonumber(first) end
+end
+if next_due then reply[1] = math.max(next_due - NOW, 0) end
+touched, touched_order = {}, {}
+finish()
+return reply

@@ -1,0 +1,9 @@
+#!lua flags=allow-oom
+-- Registers or refreshes a consumer: alive until now + ttl.
+local clock = ARGV[1]
+local consumer = ARGV[2]
+local ttl = tonumber(ARGV[3])
+
+NOW = clock_now(clock)
+call('ZADD', K_CONSUMERS, NOW + ttl, consumer)
+return 1

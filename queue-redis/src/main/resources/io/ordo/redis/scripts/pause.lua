@@ -1,0 +1,4 @@
+#!lua flags=allow-oom
+-- Stops delivering from the whole queue; publishing goes on.
+call('HSET', K_META, 'paused', 1)
+return 1

@@ -1,0 +1,47 @@
+#!lua
+-- Publishes a batch: every task is checked before anything is written. New tasks get the next seq
+-- and join their partitions; an id that exists (or was acked inside the dedup window) is a duplicate.
+-- Reply: {0, outcome per task (1 created, 0 duplicate)} or {1, index, payload size, limit} when a
+-- payload is over the queue's limit.
+local clock = ARGV[1]
+local FIRST_TASK = 2 -- then per task: id, blob = priority+1000 (2) delayMs (6) payloadBytes (4) tail
+
+NOW = clock_now(clock)
+local limit = settings().max_payload
+for i = FIRST_TASK, #ARGV, 2 do
+    local size = struct.unpack('>I4', ARGV[i + 1], 9)
+    if size > limit then
+        return { 1, (i - FIRST_TASK) / 2, size, limit }
+    end
+end
+
+local function is_duplicate(id)
+    if call('HEXISTS', K_TASKS, id) == 1 then return true end
+    local free_at = call('ZSCORE', K_ACKED, id)
+    if not free_at then return false end
+    if tonumber(free_at) > NOW then return true end
+    call('ZREM', K_ACKED, id)
+    return false
+end
+
+local reply = { 0 }
+local created = 0
+for i = FIRST_TASK, #ARGV, 2 do
+    local id, blob = ARGV[i], ARGV[i + 1]
+    if is_duplicate(id) then
+        reply[#reply + 1] = 0
+    else
+        local priority, delay = struct.unpack('>HI6', blob)
+        local tail = string.sub(blob, 13)
+        local due = NOW + delay
+        put_waiting(id, {
+            seq = next_counter('seq'), published = NOW, priority = priority - 1000, attempts = 0,
+            due = due, ready = due, tail = tail, code = tail_code(tail),
+        })
+        created = created + 1
+        reply[#reply + 1] = 1
+    end
+end
+if created > 0 then call('HINCRBY', K_META, 'publishedTotal', created) end
+finish()
+return reply

@@ -1,0 +1,12 @@
+#!lua
+-- Sends dead letters back to their partitions. Reply: per id 1 redriven, 0 unknown.
+local clock = ARGV[1]
+local FIRST_ID = 2
+
+NOW = clock_now(clock)
+local reply = {}
+for i = FIRST_ID, #ARGV do
+    reply[#reply + 1] = redrive(ARGV[i]) and 1 or 0
+end
+finish()
+return reply

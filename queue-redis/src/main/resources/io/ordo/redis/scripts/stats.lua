@@ -1,0 +1,19 @@
+#!lua flags=no-writes
+-- Counts and lag. Reply: {ready, delayed, in flight, dead, active partitions, locked, blocked,
+-- live consumers, oldest due age, published, acked, dead-lettered, paused}.
+local clock = ARGV[1]
+
+NOW = clock_now(clock)
+local counters = call('HMGET', K_META, 'waiting', 'publishedTotal', 'ackedTotal', 'deadLetteredTotal', 'paused')
+local waiting = tonumber(counters[1]) or 0
+local delayed = call('ZCOUNT', K_DELAYED, '(' .. int(NOW), '+inf')
+local oldest = call('ZRANGE', K_READYAT, 0, 0, 'WITHSCORES')[2]
+local lag = 0
+if oldest and tonumber(oldest) <= NOW then lag = NOW - tonumber(oldest) end
+return {
+    waiting - delayed, delayed, call('ZCARD', K_LEASED), call('ZCARD', K_DEAD), call('HLEN', K_TURNS),
+    call('HLEN', K_LOCKS), call('ZCOUNT', K_BLOCKED, '(' .. int(NOW), '+inf'),
+    call('ZCOUNT', K_CONSUMERS, '(' .. int(NOW), '+inf'), lag,
+    tonumber(counters[2]) or 0, tonumber(counters[3]) or 0, tonumber(counters[4]) or 0,
+    counters[5] and 1 or 0,
+}

@@ -1,0 +1,10 @@
+#!lua flags=allow-oom
+-- Lifts a partition's block at once.
+local clock = ARGV[1]
+local code = ARGV[2]
+
+NOW = clock_now(clock)
+call('ZREM', K_BLOCKED, code)
+touch(code)
+finish()
+return 1

@@ -1,0 +1,78 @@
+package io.ordo.runtime;
+
+import io.ordo.domain.InvalidInputException;
+import io.ordo.domain.NewTask;
+import io.ordo.domain.Partition;
+import io.ordo.domain.Validate;
+import io.ordo.ports.PayloadCodec;
+import io.ordo.ports.PublishReceipt;
+import io.ordo.ports.TaskStore;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Publishes typed payloads to one queue: encodes them with the codec and hands them to the store.
+ * A call is one atomic publish: a batch is written whole or, if any task is invalid, not at all.
+ *
+ * <pre>{@code
+ * Publisher<Deposit> deposits = new Publisher<>(store, new JacksonPayloadCodec());
+ * deposits.publish(Partition.ordered("account-42"), new Deposit(100));
+ * deposits.publishAll(List.of(
+ *         Publication.of(Partition.ordered("account-42"), new Deposit(50)).withId("deposit-8"),
+ *         Publication.of(Partition.regular("audit"), new Deposit(50)).withPriority(-10)));
+ * }</pre>
+ *
+ * @param <T> the payload type this publisher sends
+ */
+public final class Publisher<T> {
+    private final TaskStore store;
+    private final PayloadCodec codec;
+
+    public Publisher(TaskStore store, PayloadCodec codec) {
+        this.store = Validate.notNull("store", store);
+        this.codec = Validate.notNull("codec", codec);
+    }
+
+    /** Publishes one payload with a generated id, the default priority and no delay. */
+    public PublishReceipt publish(Partition partition, T payload) {
+        return publish(Publication.of(partition, payload));
+    }
+
+    public PublishReceipt publish(Publication<? extends T> publication) {
+        return publishAll(List.of(publication)).get(0);
+    }
+
+    /** Publishes the payloads into one partition, in list order (the order an ordered partition keeps). */
+    public List<PublishReceipt> publishAll(Partition partition, List<? extends T> payloads) {
+        Validate.notNull("payloads", payloads);
+        List<Publication<T>> publications = new ArrayList<>(payloads.size());
+        for (int i = 0; i < payloads.size(); i++) {
+            T payload = payloads.get(i);
+            if (payload == null) {
+                throw new InvalidInputException("payloads[" + i + "]", "must not be null");
+            }
+            publications.add(Publication.of(partition, payload));
+        }
+        return publishAll(publications);
+    }
+
+    /** Publishes the batch in one atomic step; receipts come back in batch order. */
+    public List<PublishReceipt> publishAll(List<? extends Publication<? extends T>> publications) {
+        Validate.notNull("publications", publications);
+        List<NewTask> tasks = new ArrayList<>(publications.size());
+        for (int i = 0; i < publications.size(); i++) {
+            Publication<? extends T> publication = publications.get(i);
+            if (publication == null) {
+                throw new InvalidInputException("publications[" + i + "]", "must not be null");
+            }
+            tasks.add(toTask(publication));
+        }
+        return store.publish(tasks);
+    }
+
+    private NewTask toTask(Publication<? extends T> publication) {
+        return new NewTask(publication.id(), publication.partition(), publication.priority(),
+                codec.encode(publication.payload()), publication.delay(), publication.headers());
+    }
+}

@@ -1,0 +1,17 @@
+package io.ordo.simulation;
+
+/** Thrown by the checker; the run turns it into a {@link SimulationFailure} with seed and trace. */
+final class InvariantViolation extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    private final String invariant;
+
+    InvariantViolation(String invariant, String detail) {
+        super(detail, null, false, false);
+        this.invariant = invariant;
+    }
+
+    String invariant() {
+        return invariant;
+    }
+}

@@ -1,0 +1,424 @@
+package io.ordo.simulation;
+
+import io.ordo.domain.ConsumerId;
+import io.ordo.domain.DeadLetter;
+import io.ordo.domain.Lease;
+import io.ordo.domain.NewTask;
+import io.ordo.domain.QueueSettings;
+import io.ordo.domain.TaskId;
+import io.ordo.ports.AckOutcome;
+import io.ordo.ports.CancelOutcome;
+import io.ordo.ports.DeadLetterPage;
+import io.ordo.ports.FailOutcome;
+import io.ordo.ports.PublishReceipt;
+import io.ordo.ports.QueueStats;
+import io.ordo.ports.ReclaimReport;
+import io.ordo.ports.RedriveOutcome;
+import io.ordo.ports.RejectOutcome;
+import io.ordo.ports.Rejection;
+import io.ordo.ports.ReleaseOutcome;
+import io.ordo.ports.TaskStore;
+import io.ordo.ports.VirtualClock;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.stream.Collectors;
+
+/**
+ * Executes a schedule against one store, one step at a time, feeding every call and result to an
+ * {@link InvariantChecker} and writing one canonical trace line per step.
+ *
+ * <p>Like a real worker, the run knows only what the store told it: which tasks each consumer was
+ * given and has not yet given back (a crashed consumer keeps that memory unless it restarts, so
+ * its late acks meet lost leases), and every id published. Selectors resolve against that view,
+ * so two stores that answer alike are driven alike.
+ *
+ * <p>A trace line reads {@code <step> @<ms since start> <call> -> <result> | <stats>}; maps list
+ * the ids named in the call in their order, then ids the store added (rule 5) sorted and marked
+ * {@code +}; stats are {@code r} ready, {@code d} delayed, {@code f} in flight, {@code x} dead,
+ * {@code ap} active / {@code lp} locked / {@code bp} blocked partitions, {@code lc} live consumers,
+ * {@code lag}, totals {@code pub}/{@code ack}/{@code dl}.
+ */
+final class SimulationRun {
+    private static final int MAX_DRAIN_ROUNDS = 100_000;
+    private static final int DRAIN_BATCH = 10;
+    private static final int DEAD_LETTER_PAGE = 500;
+
+    private final Schedule schedule;
+    private final TaskStore store;
+    private final VirtualClock clock;
+    private final SimulationOptions options;
+    private final String storeName;
+    private final InvariantChecker checker;
+    private final long start;
+    private final List<String> lines = new ArrayList<>();
+    private final Map<ConsumerId, LinkedHashSet<TaskId>> held = new HashMap<>();
+    private final List<TaskId> known = new ArrayList<>();
+    private final Set<TaskId> knownSet = new HashSet<>();
+    private int next;
+    private String current = "";
+
+    SimulationRun(Schedule schedule, TaskStore store, VirtualClock clock, SimulationOptions options) {
+        this.schedule = schedule;
+        this.store = store;
+        this.clock = clock;
+        this.options = options;
+        this.storeName = store.getClass().getSimpleName();
+        this.checker = new InvariantChecker(store);
+        this.start = clock.millis();
+    }
+
+    boolean hasNext() {
+        return next < schedule.steps().size();
+    }
+
+    int nextIndex() {
+        return next;
+    }
+
+    Trace trace() {
+        return new Trace(schedule.seed(), lines);
+    }
+
+    String storeName() {
+        return storeName;
+    }
+
+    /** Runs every remaining step. */
+    Trace runAll() {
+        while (hasNext()) {
+            step();
+        }
+        return trace();
+    }
+
+    /** Runs the next step and returns its trace line; throws {@link SimulationFailure} on a violation. */
+    String step() {
+        int index = next++;
+        Step step = schedule.steps().get(index);
+        current = step.describe();
+        try {
+            if (index == 0) {
+                requireEmpty();
+            }
+            String result = execute(index, step);
+            current = current + " -> " + result;
+            long now = clock.millis();
+            QueueStats stats = store.stats();
+            boolean sweep = index % options.sweepEvery() == 0 || !hasNext();
+            checker.afterStep(stats, now, sweep);
+            String line = String.format("%04d @%d %s | %s", index, now - start, current, render(stats));
+            lines.add(line);
+            return line;
+        } catch (InvariantViolation violation) {
+            throw failure(index, violation.invariant(), violation.getMessage(), null);
+        } catch (SimulationFailure failure) {
+            throw failure;
+        } catch (RuntimeException e) {
+            throw failure(index, Invariant.NO_EXCEPTION, e.toString(), e);
+        }
+    }
+
+    private SimulationFailure failure(int index, String invariant, String detail, Throwable cause) {
+        return SimulationFailure.of(schedule.seed(), index, storeName + ": " + current, invariant, detail,
+                trace().tail(options.traceTail()), options.replayCommandFor(schedule.seed()), cause);
+    }
+
+    private void requireEmpty() {
+        QueueStats stats = store.stats();
+        if (stats.publishedTotal() != 0 || stats.ready() + stats.delayed() + stats.inFlight() + stats.dead() != 0) {
+            throw new InvariantViolation(Invariant.NO_EXCEPTION,
+                    "the simulation needs a fresh, empty queue; " + store.queue() + " has " + render(stats));
+        }
+    }
+
+    private String execute(int index, Step step) {
+        long now = clock.millis();
+        if (step instanceof Step.Configure configure) {
+            store.configure(configure.settings());
+            QueueSettings stored = store.settings();
+            checker.onConfigure(configure.settings(), stored);
+            return "ok";
+        }
+        if (step instanceof Step.Publish publish) {
+            return publish(index, publish, now);
+        }
+        if (step instanceof Step.Consume consume) {
+            return consume(consume.consumer(), consume.max(), now);
+        }
+        if (step instanceof Step.Ack ack) {
+            List<TaskId> ids = named("ack", ack.consumer(), ack.selector());
+            if (ids.isEmpty()) {
+                return "nothing to name";
+            }
+            return ack(ack.consumer(), ids, now);
+        }
+        if (step instanceof Step.Reject reject) {
+            List<TaskId> ids = named("reject", reject.consumer(), reject.selector());
+            current += " delay=" + reject.delayMillis() + " block=" + reject.blockMillis();
+            if (ids.isEmpty()) {
+                return "nothing to name";
+            }
+            Rejection rejection = new Rejection(Duration.ofMillis(reject.delayMillis()), "rejected at step " + index,
+                    Duration.ofMillis(reject.blockMillis()));
+            Map<TaskId, RejectOutcome> result = store.reject(reject.consumer(), ids, rejection);
+            checker.onReject(reject.consumer(), ids, rejection, result, now);
+            forget(reject.consumer(), result.keySet());
+            return render(ids, result);
+        }
+        if (step instanceof Step.Fail fail) {
+            List<TaskId> ids = named("fail", fail.consumer(), fail.selector());
+            if (ids.isEmpty()) {
+                return "nothing to name";
+            }
+            String reason = "failed at step " + index;
+            Map<TaskId, FailOutcome> result = store.fail(fail.consumer(), ids, reason);
+            checker.onFail(fail.consumer(), ids, reason, result, now);
+            forget(fail.consumer(), result.keySet());
+            return render(ids, result);
+        }
+        if (step instanceof Step.Release release) {
+            List<TaskId> ids = named("release", release.consumer(), release.selector());
+            if (ids.isEmpty()) {
+                return "nothing to name";
+            }
+            Map<TaskId, ReleaseOutcome> result = store.release(release.consumer(), ids);
+            checker.onRelease(release.consumer(), ids, result);
+            forget(release.consumer(), result.keySet());
+            return render(ids, result);
+        }
+        if (step instanceof Step.Heartbeat heartbeat) {
+            store.heartbeat(heartbeat.consumer(), Duration.ofMillis(heartbeat.ttlMillis()));
+            checker.onHeartbeat(heartbeat.consumer(), heartbeat.ttlMillis(), now);
+            return "ok";
+        }
+        if (step instanceof Step.Reclaim) {
+            ReclaimReport report = store.reclaim();
+            checker.onReclaim(report, now);
+            return "dead=" + report.deadConsumers().stream().map(ConsumerId::value).sorted().toList()
+                    + " returned=" + report.returned() + " deadLettered=" + report.deadLettered()
+                    + " timedOut=" + report.timedOut();
+        }
+        if (step instanceof Step.Advance advance) {
+            clock.advanceMillis(advance.millis());
+            return "ok";
+        }
+        if (step instanceof Step.Crash) {
+            return "stopped";
+        }
+        if (step instanceof Step.Revive revive) {
+            if (revive.forgetsHeld()) {
+                held(revive.consumer()).clear();
+            }
+            return "back";
+        }
+        if (step instanceof Step.Cancel cancel) {
+            List<TaskId> ids = pickDistinct(known, cancel.count(), new SplittableRandom(cancel.choice()));
+            current = "cancel " + ids;
+            if (ids.isEmpty()) {
+                return "nothing to name";
+            }
+            Map<TaskId, CancelOutcome> result = store.cancel(ids);
+            checker.onCancel(ids, result, now);
+            return render(ids, result);
+        }
+        if (step instanceof Step.Block block) {
+            store.blockPartition(block.partition(), Duration.ofMillis(block.millis()));
+            checker.onBlock(block.partition(), block.millis(), now);
+            return "ok";
+        }
+        if (step instanceof Step.Unblock unblock) {
+            store.unblockPartition(unblock.partition());
+            checker.onUnblock(unblock.partition());
+            return "ok";
+        }
+        if (step instanceof Step.Pause) {
+            store.pause();
+            checker.onPause(true);
+            return "ok";
+        }
+        if (step instanceof Step.Resume) {
+            store.resume();
+            checker.onPause(false);
+            return "ok";
+        }
+        if (step instanceof Step.Redrive redrive) {
+            List<TaskId> ids = deadLetterChoice(redrive.count(), redrive.choice());
+            current = "redrive " + ids;
+            if (ids.isEmpty()) {
+                return "nothing to name";
+            }
+            Map<TaskId, RedriveOutcome> result = store.redrive(ids);
+            checker.onRedrive(ids, result, now);
+            return render(ids, result);
+        }
+        if (step instanceof Step.RedriveAll) {
+            long count = store.redriveAll();
+            checker.onRedriveAll(count, now);
+            return Long.toString(count);
+        }
+        if (step instanceof Step.Purge purge) {
+            List<TaskId> ids = deadLetterChoice(purge.count(), purge.choice());
+            current = "purge " + ids;
+            if (ids.isEmpty()) {
+                return "nothing to name";
+            }
+            long count = store.purgeDeadLetters(ids);
+            checker.onPurge(ids, count, now);
+            return Long.toString(count);
+        }
+        if (step instanceof Step.PurgeAll) {
+            long count = store.purgeAllDeadLetters();
+            checker.onPurgeAll(count, now);
+            return Long.toString(count);
+        }
+        if (step instanceof Step.Drain drain) {
+            return drain(drain.consumer());
+        }
+        throw new IllegalStateException("unknown step " + step);
+    }
+
+    private String publish(int index, Step.Publish publish, long now) {
+        List<NewTask> batch = new ArrayList<>();
+        List<TaskId> candidates = new ArrayList<>(known);
+        for (Step.TaskSpec spec : publish.tasks()) {
+            TaskId id = spec.reuseId() && !candidates.isEmpty()
+                    ? candidates.get(new SplittableRandom(spec.reuseChoice()).nextInt(candidates.size()))
+                    : TaskId.of(spec.id());
+            candidates.add(id);
+            byte[] payload = (id + " published at step " + index).getBytes(StandardCharsets.UTF_8);
+            batch.add(NewTask.builder(spec.partition(), payload).id(id).priority(spec.priority())
+                    .delay(Duration.ofMillis(spec.delayMillis())).build());
+        }
+        current = "publish " + batch.stream()
+                .map(task -> task.id() + "(" + task.partition() + " p" + task.priority().value() + " +"
+                        + task.delay().toMillis() + ")")
+                .collect(Collectors.joining(" "));
+        List<PublishReceipt> receipts = store.publish(batch);
+        checker.onPublish(batch, receipts, now);
+        for (NewTask task : batch) {
+            if (knownSet.add(task.id())) {
+                known.add(task.id());
+            }
+        }
+        return receipts.stream().map(receipt -> receipt.id() + "=" + receipt.outcome())
+                .collect(Collectors.joining(" "));
+    }
+
+    private String consume(ConsumerId consumer, int max, long now) {
+        List<Lease> leases = store.consume(consumer, max, Duration.ZERO);
+        checker.onConsume(consumer, max, leases, now);
+        for (Lease lease : leases) {
+            held(consumer).add(lease.id());
+        }
+        return leases.isEmpty() ? "none" : leases.stream()
+                .map(lease -> lease.id() + "(" + lease.partition() + ")#" + lease.task().attempts())
+                .collect(Collectors.joining(" "));
+    }
+
+    private String ack(ConsumerId consumer, List<TaskId> ids, long now) {
+        Map<TaskId, AckOutcome> result = store.ack(consumer, ids);
+        checker.onAck(consumer, ids, result, now);
+        forget(consumer, result.keySet());
+        return render(ids, result);
+    }
+
+    private String drain(ConsumerId consumer) {
+        List<String> delivered = new ArrayList<>();
+        for (int round = 0; ; round++) {
+            if (round == MAX_DRAIN_ROUNDS) {
+                throw new InvariantViolation(Invariant.TAKES_WHAT_IS_DUE,
+                        "the drain did not end after " + MAX_DRAIN_ROUNDS + " consumes");
+            }
+            long now = clock.millis();
+            List<Lease> leases = store.consume(consumer, DRAIN_BATCH, Duration.ZERO);
+            checker.onConsume(consumer, DRAIN_BATCH, leases, now);
+            if (leases.isEmpty()) {
+                break;
+            }
+            List<TaskId> ids = leases.stream().map(Lease::id).toList();
+            Map<TaskId, AckOutcome> result = store.ack(consumer, ids);
+            checker.onAck(consumer, ids, result, now);
+            leases.forEach(lease -> delivered.add(lease.id() + "#" + lease.task().attempts()));
+        }
+        checker.checkDrained();
+        held(consumer).clear();
+        return "delivered " + delivered.size() + " " + delivered;
+    }
+
+    /** Resolves a selector and records the ids in the step's description. */
+    private List<TaskId> named(String operation, ConsumerId consumer, Selector selector) {
+        List<TaskId> ids = selector.resolve(held(consumer), known);
+        current = operation + " " + consumer + " " + ids;
+        return ids;
+    }
+
+    /** Lists every dead letter (checking the list) and picks some, sometimes adding an id that is not dead. */
+    private List<TaskId> deadLetterChoice(int count, long choice) {
+        List<TaskId> dead = new ArrayList<>();
+        int offset = 0;
+        DeadLetterPage page;
+        do {
+            page = store.deadLetters(offset, DEAD_LETTER_PAGE);
+            checker.onDeadLetters(page, offset, DEAD_LETTER_PAGE);
+            page.items().stream().map(DeadLetter::id).forEach(dead::add);
+            offset += page.items().size();
+        } while (!page.items().isEmpty() && offset < page.total());
+        // Sorted: the list order among tasks that died in the same step is not specified.
+        dead.sort(null);
+        SplittableRandom random = new SplittableRandom(choice);
+        List<TaskId> ids = new ArrayList<>(pickDistinct(dead, count, random));
+        if (random.nextInt(4) == 0 && !known.isEmpty()) {
+            TaskId other = known.get(random.nextInt(known.size()));
+            if (!ids.contains(other)) {
+                ids.add(other);
+            }
+        }
+        return ids;
+    }
+
+    private static List<TaskId> pickDistinct(List<TaskId> pool, int count, SplittableRandom random) {
+        List<TaskId> left = new ArrayList<>(pool);
+        List<TaskId> picked = new ArrayList<>();
+        while (picked.size() < count && !left.isEmpty()) {
+            picked.add(left.remove(random.nextInt(left.size())));
+        }
+        return picked;
+    }
+
+    private LinkedHashSet<TaskId> held(ConsumerId consumer) {
+        return held.computeIfAbsent(consumer, c -> new LinkedHashSet<>());
+    }
+
+    private void forget(ConsumerId consumer, Set<TaskId> ids) {
+        held(consumer).removeAll(ids);
+    }
+
+    /** Named ids in the order given, then ids the store added, sorted and marked. */
+    private static String render(List<TaskId> named, Map<TaskId, ?> result) {
+        StringBuilder text = new StringBuilder();
+        for (TaskId id : named) {
+            text.append(text.length() == 0 ? "" : " ").append(id).append('=').append(result.get(id));
+        }
+        result.keySet().stream().filter(id -> !named.contains(id)).sorted()
+                .forEach(id -> text.append(" +").append(id).append('=').append(result.get(id)));
+        return text.toString();
+    }
+
+    private static String render(QueueStats stats) {
+        return "r=" + stats.ready() + " d=" + stats.delayed() + " f=" + stats.inFlight() + " x=" + stats.dead()
+                + " ap=" + stats.activePartitions() + " lp=" + stats.lockedPartitions()
+                + " bp=" + stats.blockedPartitions() + " lc=" + stats.liveConsumers()
+                + " lag=" + stats.oldestDueAgeMillis() + " pub=" + stats.publishedTotal()
+                + " ack=" + stats.ackedTotal() + " dl=" + stats.deadLetteredTotal()
+                + (stats.paused() ? " paused" : "");
+    }
+}

@@ -1,0 +1,223 @@
+package io.ordo.simulation;
+
+import io.ordo.domain.ConsumerId;
+import io.ordo.domain.Partition;
+import io.ordo.domain.QueueSettings;
+
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * One step of a {@link Schedule}. Steps that act on tasks carry a {@link Selector} rather than task
+ * ids: the run resolves it against what the consumer holds at that moment, so the step stays
+ * meaningful whatever the store did before.
+ */
+public sealed interface Step {
+
+    /** A short, stable description (the schedule's own text, before the run resolves selectors). */
+    String describe();
+
+    /** Stores the queue's settings; always the first step. */
+    record Configure(QueueSettings settings) implements Step {
+        @Override
+        public String describe() {
+            return "configure maxAttempts=" + settings.maxAttempts()
+                    + " heartbeatTtl=" + settings.heartbeatTtl().toMillis()
+                    + " processingTimeout=" + settings.processingTimeout().toMillis()
+                    + " dedupWindow=" + settings.dedupWindow().toMillis();
+        }
+    }
+
+    /**
+     * One task of a publish batch.
+     *
+     * @param id          the fresh id to use
+     * @param reuseId     when true, the run publishes again an id it has seen instead (a duplicate, or a new
+     *                    task under an id that is gone); falls back to {@code id} when it knows none
+     * @param reuseChoice picks which known id
+     */
+    record TaskSpec(String id, Partition partition, int priority, long delayMillis, boolean reuseId,
+                    long reuseChoice) {
+        String describe() {
+            return (reuseId ? "reuse" : id) + "(" + partition + " p" + priority + " +" + delayMillis + ")";
+        }
+    }
+
+    /** Publishes a batch. */
+    record Publish(List<TaskSpec> tasks) implements Step {
+        public Publish {
+            tasks = List.copyOf(tasks);
+        }
+
+        @Override
+        public String describe() {
+            return "publish " + tasks.stream().map(TaskSpec::describe).collect(Collectors.joining(" "));
+        }
+    }
+
+    /** Consumes with {@code wait = 0}. */
+    record Consume(ConsumerId consumer, int max) implements Step {
+        @Override
+        public String describe() {
+            return "consume " + consumer + " max=" + max;
+        }
+    }
+
+    /** Acks tasks the consumer holds. */
+    record Ack(ConsumerId consumer, Selector selector) implements Step {
+        @Override
+        public String describe() {
+            return "ack " + consumer + " " + selector.describe();
+        }
+    }
+
+    /** Rejects tasks the consumer holds, due again after {@code delayMillis}, optionally blocking their partitions. */
+    record Reject(ConsumerId consumer, Selector selector, long delayMillis, long blockMillis) implements Step {
+        @Override
+        public String describe() {
+            return "reject " + consumer + " " + selector.describe() + " delay=" + delayMillis + " block=" + blockMillis;
+        }
+    }
+
+    /** Fails tasks the consumer holds (straight to the dead letters). */
+    record Fail(ConsumerId consumer, Selector selector) implements Step {
+        @Override
+        public String describe() {
+            return "fail " + consumer + " " + selector.describe();
+        }
+    }
+
+    /** Releases tasks the consumer holds (returned unprocessed, attempt not counted). */
+    record Release(ConsumerId consumer, Selector selector) implements Step {
+        @Override
+        public String describe() {
+            return "release " + consumer + " " + selector.describe();
+        }
+    }
+
+    /** Refreshes a consumer's registration. */
+    record Heartbeat(ConsumerId consumer, long ttlMillis) implements Step {
+        @Override
+        public String describe() {
+            return "heartbeat " + consumer + " ttl=" + ttlMillis;
+        }
+    }
+
+    /** Runs the reaper. */
+    record Reclaim() implements Step {
+        @Override
+        public String describe() {
+            return "reclaim";
+        }
+    }
+
+    /** Moves the virtual clock forward. */
+    record Advance(long millis) implements Step {
+        @Override
+        public String describe() {
+            return "advance " + millis;
+        }
+    }
+
+    /** The consumer stops: no heartbeats, no calls, until revived. No store call. */
+    record Crash(ConsumerId consumer) implements Step {
+        @Override
+        public String describe() {
+            return "crash " + consumer;
+        }
+    }
+
+    /**
+     * The consumer comes back under the same name: as a stalled process that remembers what it held
+     * (its later acks may find the leases lost), or as a restarted one that forgot.
+     */
+    record Revive(ConsumerId consumer, boolean forgetsHeld) implements Step {
+        @Override
+        public String describe() {
+            return "revive " + consumer + (forgetsHeld ? " (restarted)" : " (stalled)");
+        }
+    }
+
+    /** Cancels ids chosen among every id published so far. */
+    record Cancel(int count, long choice) implements Step {
+        @Override
+        public String describe() {
+            return "cancel " + count;
+        }
+    }
+
+    /** Blocks a partition (rate limit). */
+    record Block(Partition partition, long millis) implements Step {
+        @Override
+        public String describe() {
+            return "block " + partition + " " + millis;
+        }
+    }
+
+    /** Lifts a block. */
+    record Unblock(Partition partition) implements Step {
+        @Override
+        public String describe() {
+            return "unblock " + partition;
+        }
+    }
+
+    /** Pauses the queue. */
+    record Pause() implements Step {
+        @Override
+        public String describe() {
+            return "pause";
+        }
+    }
+
+    /** Resumes the queue. */
+    record Resume() implements Step {
+        @Override
+        public String describe() {
+            return "resume";
+        }
+    }
+
+    /** Lists the dead letters and redrives some of them (and sometimes an id that is not dead). */
+    record Redrive(int count, long choice) implements Step {
+        @Override
+        public String describe() {
+            return "redrive " + count;
+        }
+    }
+
+    /** Redrives every dead letter. */
+    record RedriveAll() implements Step {
+        @Override
+        public String describe() {
+            return "redrive all";
+        }
+    }
+
+    /** Lists the dead letters and purges some of them. */
+    record Purge(int count, long choice) implements Step {
+        @Override
+        public String describe() {
+            return "purge " + count;
+        }
+    }
+
+    /** Purges every dead letter. */
+    record PurgeAll() implements Step {
+        @Override
+        public String describe() {
+            return "purge all";
+        }
+    }
+
+    /**
+     * The last step: the consumer consumes and acks until nothing is left, proving every task that
+     * is not dead can still be delivered.
+     */
+    record Drain(ConsumerId consumer) implements Step {
+        @Override
+        public String describe() {
+            return "drain " + consumer;
+        }
+    }
+}

@@ -1,0 +1,47 @@
+package io.ordo.simulation;
+
+import io.ordo.ports.VirtualClock;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class DifferentialTest {
+
+    @Test
+    void two_stores_that_behave_alike_agree_at_every_step() {
+        for (long seed = 1; seed <= 50; seed++) {
+            VirtualClock clockA = new VirtualClock();
+            VirtualClock clockB = new VirtualClock(123_456);
+
+            Trace trace = Differential.compare(seed, new SimpleTaskStore(clockA), clockA, new SimpleTaskStore(clockB),
+                    clockB);
+
+            assertThat(trace.lines()).hasSize(Schedule.generate(seed).steps().size());
+        }
+    }
+
+    @Test
+    void the_first_differing_step_is_reported_with_both_lines_and_the_seed() {
+        DifferentialFailure failure = null;
+        for (long seed = 1; seed <= 200 && failure == null; seed++) {
+            VirtualClock clockA = new VirtualClock();
+            VirtualClock clockB = new VirtualClock();
+            try {
+                // Allowed by the rules (turns given in the same step are unordered), but observably different.
+                Differential.compare(seed, new SimpleTaskStore(clockA), clockA,
+                        new SimpleTaskStore(clockB, SimpleTaskStore.Quirk.REVERSES_NEW_TURNS), clockB);
+            } catch (DifferentialFailure caught) {
+                failure = caught;
+            }
+        }
+
+        assertThat(failure).as("some seed in 1..200 tells the stores apart").isNotNull();
+        assertThat(failure.lineA()).isNotEqualTo(failure.lineB());
+        assertThat(failure.lineA()).startsWith(String.format("%04d ", failure.step()));
+        assertThat(failure.getMessage())
+                .contains("seed " + failure.seed())
+                .contains(failure.lineA())
+                .contains(failure.lineB())
+                .contains("-Dordo.simulation.seed=" + failure.seed());
+    }
+}

@@ -1,0 +1,574 @@
+package io.ordo.simulation;
+
+import io.ordo.domain.ConsumerId;
+import io.ordo.domain.DeadLetter;
+import io.ordo.domain.Lease;
+import io.ordo.domain.NewTask;
+import io.ordo.domain.Partition;
+import io.ordo.domain.PublishRules;
+import io.ordo.domain.QueueName;
+import io.ordo.domain.QueueSettings;
+import io.ordo.domain.Task;
+import io.ordo.domain.TaskId;
+import io.ordo.domain.TaskState;
+import io.ordo.ports.AckOutcome;
+import io.ordo.ports.CancelOutcome;
+import io.ordo.ports.Clock;
+import io.ordo.ports.DeadLetterPage;
+import io.ordo.ports.FailOutcome;
+import io.ordo.ports.PublishOutcome;
+import io.ordo.ports.PublishReceipt;
+import io.ordo.ports.QueueStats;
+import io.ordo.ports.ReclaimReport;
+import io.ordo.ports.RedriveOutcome;
+import io.ordo.ports.RejectOutcome;
+import io.ordo.ports.Rejection;
+import io.ordo.ports.ReleaseOutcome;
+import io.ordo.ports.TaskSnapshot;
+import io.ordo.ports.TaskStore;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * A plain, slow store written straight from docs/semantics.md, so this module's tests need no
+ * backend: linear scans over one map of entries. Not thread-safe; tests only.
+ */
+final class SimpleTaskStore implements TaskStore {
+
+    /** Deliberate deviations, to prove the checker and the differential notice them. */
+    enum Quirk {
+        /** Delivers from an ordered partition while another consumer holds it. */
+        IGNORES_ORDERED_LOCK,
+        /** Delivers tasks before their readyAt. */
+        IGNORES_DELAYS,
+        /** Picks among partitions by turn only. */
+        IGNORES_PRIORITY,
+        /** Partitions that come into existence in one step get their turns in reverse: allowed, but different. */
+        REVERSES_NEW_TURNS
+    }
+
+    private static final class Entry {
+        Task task;
+        ConsumerId holder;
+        long leasedAt;
+        boolean dead;
+        String reason;
+        long deadAt;
+        long deathOrder;
+
+        Entry(Task task) {
+            this.task = task;
+        }
+
+        boolean waiting() {
+            return holder == null && !dead;
+        }
+    }
+
+    private final Clock clock;
+    private final QueueName queue = QueueName.of("sim");
+    private QueueSettings settings = QueueSettings.DEFAULTS;
+    private final Map<TaskId, Entry> entries = new LinkedHashMap<>();
+    private final Map<Partition, Long> turns = new HashMap<>();
+    private final Map<ConsumerId, Long> consumers = new HashMap<>();
+    private final Map<Partition, Long> blocks = new HashMap<>();
+    private final Map<TaskId, Long> ackedAt = new HashMap<>();
+    private boolean paused;
+    private long seq;
+    private long turn;
+    private long deaths;
+    private long published;
+    private long acked;
+    private long deadLettered;
+
+    private final Set<Quirk> quirks;
+
+    SimpleTaskStore(Clock clock, Quirk... quirks) {
+        this.clock = clock;
+        this.quirks = quirks.length == 0 ? Set.of() : java.util.EnumSet.copyOf(List.of(quirks));
+    }
+
+    @Override
+    public QueueName queue() {
+        return queue;
+    }
+
+    @Override
+    public List<PublishReceipt> publish(List<NewTask> tasks) {
+        PublishRules.validate(tasks, settings);
+        long now = clock.millis();
+        List<PublishReceipt> receipts = new ArrayList<>();
+        for (NewTask request : tasks) {
+            Long acked = ackedAt.get(request.id());
+            boolean remembered = acked != null && settings.hasDedupWindow()
+                    && now - acked < settings.dedupWindow().toMillis();
+            if (entries.containsKey(request.id()) || remembered) {
+                receipts.add(new PublishReceipt(request.id(), PublishOutcome.DUPLICATE));
+                continue;
+            }
+            entries.put(request.id(), new Entry(Task.published(request, ++seq, now)));
+            published++;
+            if (!quirks.contains(Quirk.REVERSES_NEW_TURNS)) {
+                giveTurns();
+            }
+            receipts.add(new PublishReceipt(request.id(), PublishOutcome.CREATED));
+        }
+        giveTurns();
+        return receipts;
+    }
+
+    @Override
+    public List<Lease> consume(ConsumerId consumer, int max, Duration wait) {
+        long now = clock.millis();
+        consumers.merge(consumer, now + settings.heartbeatTtl().toMillis(), Math::max);
+        List<Lease> leases = new ArrayList<>();
+        while (!paused && leases.size() < max) {
+            Partition best = null;
+            Task bestHead = null;
+            for (Partition partition : turns.keySet()) {
+                Task head = head(partition, now);
+                if (head == null || isBlocked(partition, now)
+                        || (partition.isOrdered() && isLocked(partition) && !quirks.contains(Quirk.IGNORES_ORDERED_LOCK))) {
+                    continue;
+                }
+                if (quirks.contains(Quirk.IGNORES_PRIORITY)) {
+                    if (best == null || turns.get(partition) < turns.get(best)) {
+                        best = partition;
+                        bestHead = head;
+                    }
+                    continue;
+                }
+                if (best == null || head.priority().value() > bestHead.priority().value()
+                        || (head.priority().value() == bestHead.priority().value()
+                        && turns.get(partition) < turns.get(best))) {
+                    best = partition;
+                    bestHead = head;
+                }
+            }
+            if (best == null) {
+                break;
+            }
+            if (best.isOrdered()) {
+                for (Entry entry : waitingIn(best)) {
+                    if (leases.size() == max || !ready(entry.task, now)) {
+                        break;
+                    }
+                    leases.add(take(entry, consumer, now));
+                }
+            } else {
+                leases.add(take(entries.get(bestHead.id()), consumer, now));
+            }
+            turns.put(best, ++turn);
+            giveTurns();
+        }
+        return leases;
+    }
+
+    private Lease take(Entry entry, ConsumerId consumer, long now) {
+        entry.task = entry.task.withAttempts(entry.task.attempts() + 1);
+        entry.holder = consumer;
+        entry.leasedAt = now;
+        return new Lease(entry.task, consumer, now);
+    }
+
+    @Override
+    public Map<TaskId, AckOutcome> ack(ConsumerId consumer, Collection<TaskId> ids) {
+        long now = clock.millis();
+        Map<TaskId, AckOutcome> result = new LinkedHashMap<>();
+        for (TaskId id : ids) {
+            Entry entry = entries.get(id);
+            if (entry != null && consumer.equals(entry.holder)) {
+                entries.remove(id);
+                ackedAt.put(id, now);
+                acked++;
+                result.put(id, AckOutcome.ACKED);
+            } else {
+                result.put(id, AckOutcome.LEASE_LOST);
+            }
+        }
+        giveTurns();
+        return result;
+    }
+
+    @Override
+    public Map<TaskId, RejectOutcome> reject(ConsumerId consumer, Collection<TaskId> ids, Rejection rejection) {
+        long now = clock.millis();
+        Map<TaskId, RejectOutcome> result = new LinkedHashMap<>();
+        List<Entry> named = new ArrayList<>();
+        for (TaskId id : ids) {
+            Entry entry = entries.get(id);
+            if (entry != null && consumer.equals(entry.holder)) {
+                named.add(entry);
+                result.put(id, entry.task.attempts() >= settings.maxAttempts() ? RejectOutcome.DEAD_LETTERED
+                        : RejectOutcome.RETURNED);
+            } else {
+                result.put(id, RejectOutcome.LEASE_LOST);
+            }
+        }
+        List<Entry> batch = restOfBatch(named, consumer);
+        for (Entry entry : named) {
+            if (rejection.blocksPartition()) {
+                blocks.merge(entry.task.partition(), now + rejection.blockPartitionFor().toMillis(), Math::max);
+            }
+            if (result.get(entry.task.id()) == RejectOutcome.DEAD_LETTERED) {
+                die(entry, rejection.reason(), now);
+            } else {
+                entry.task = entry.task.retriedAt(now + rejection.delay().toMillis(), rejection.reason());
+                entry.holder = null;
+            }
+        }
+        for (Entry entry : batch) {
+            entry.task = entry.task.withAttempts(entry.task.attempts() - 1);
+            entry.holder = null;
+            result.put(entry.task.id(), RejectOutcome.RETURNED_WITH_BATCH);
+        }
+        giveTurns();
+        return result;
+    }
+
+    /** Rule 5: held tasks of the same ordered partitions after the lowest named one. */
+    private List<Entry> restOfBatch(List<Entry> named, ConsumerId consumer) {
+        List<Entry> batch = new ArrayList<>();
+        for (Entry entry : entries.values()) {
+            if (!consumer.equals(entry.holder) || named.contains(entry) || !entry.task.partition().isOrdered()) {
+                continue;
+            }
+            for (Entry first : named) {
+                if (first.task.partition().equals(entry.task.partition())
+                        && entry.task.orderingKey().compareTo(first.task.orderingKey()) > 0) {
+                    batch.add(entry);
+                    break;
+                }
+            }
+        }
+        return batch;
+    }
+
+    @Override
+    public Map<TaskId, FailOutcome> fail(ConsumerId consumer, Collection<TaskId> ids, String reason) {
+        long now = clock.millis();
+        Map<TaskId, FailOutcome> result = new LinkedHashMap<>();
+        for (TaskId id : ids) {
+            Entry entry = entries.get(id);
+            if (entry != null && consumer.equals(entry.holder)) {
+                die(entry, reason, now);
+                result.put(id, FailOutcome.DEAD_LETTERED);
+            } else {
+                result.put(id, FailOutcome.LEASE_LOST);
+            }
+        }
+        giveTurns();
+        return result;
+    }
+
+    @Override
+    public Map<TaskId, ReleaseOutcome> release(ConsumerId consumer, Collection<TaskId> ids) {
+        Map<TaskId, ReleaseOutcome> result = new LinkedHashMap<>();
+        List<Entry> named = new ArrayList<>();
+        for (TaskId id : ids) {
+            Entry entry = entries.get(id);
+            if (entry != null && consumer.equals(entry.holder)) {
+                named.add(entry);
+                result.put(id, ReleaseOutcome.RELEASED);
+            } else {
+                result.put(id, ReleaseOutcome.LEASE_LOST);
+            }
+        }
+        List<Entry> all = new ArrayList<>(named);
+        all.addAll(restOfBatch(named, consumer));
+        for (Entry entry : all) {
+            entry.task = entry.task.withAttempts(entry.task.attempts() - 1);
+            entry.holder = null;
+            result.put(entry.task.id(), ReleaseOutcome.RELEASED);
+        }
+        giveTurns();
+        return result;
+    }
+
+    @Override
+    public void blockPartition(Partition partition, Duration duration) {
+        blocks.put(partition, clock.millis() + duration.toMillis());
+    }
+
+    @Override
+    public void unblockPartition(Partition partition) {
+        blocks.remove(partition);
+    }
+
+    @Override
+    public void heartbeat(ConsumerId consumer, Duration ttl) {
+        consumers.put(consumer, clock.millis() + ttl.toMillis());
+    }
+
+    @Override
+    public ReclaimReport reclaim() {
+        long now = clock.millis();
+        Set<ConsumerId> dead = new TreeSet<>(Comparator.comparing(ConsumerId::value));
+        consumers.forEach((consumer, expiresAt) -> {
+            if (expiresAt <= now) {
+                dead.add(consumer);
+            }
+        });
+        int returned = 0;
+        int deadLetters = 0;
+        int timedOut = 0;
+        long timeout = settings.processingTimeout().toMillis();
+        List<Entry> lateOrdered = new ArrayList<>();
+        for (Entry entry : new ArrayList<>(entries.values())) {
+            if (entry.holder == null) {
+                continue;
+            }
+            boolean consumerDead = dead.contains(entry.holder);
+            boolean late = !consumerDead && settings.hasProcessingTimeout() && entry.leasedAt + timeout <= now;
+            if (!consumerDead && !late) {
+                continue;
+            }
+            if (late && entry.task.partition().isOrdered()) {
+                lateOrdered.add(entry);
+                continue;
+            }
+            if (late) {
+                timedOut++;
+            }
+            if (entry.task.attempts() >= settings.maxAttempts()) {
+                die(entry, consumerDead ? "consumer " + entry.holder + " stopped heartbeating"
+                        : "processing timed out after " + timeout + " ms", now);
+                deadLetters++;
+            } else {
+                entry.holder = null;
+                returned++;
+            }
+        }
+        // An ordered batch times out as a whole: its first task timed out, the rest returned with it.
+        List<Entry> firsts = new ArrayList<>(lateOrdered);
+        firsts.removeIf(entry -> lateOrdered.stream().anyMatch(other -> other.holder.equals(entry.holder)
+                && other.task.partition().equals(entry.task.partition())
+                && other.task.orderingKey().compareTo(entry.task.orderingKey()) < 0));
+        for (Entry first : firsts) {
+            timedOut++;
+            List<Entry> rest = restOfBatch(List.of(first), first.holder);
+            if (first.task.attempts() >= settings.maxAttempts()) {
+                die(first, "processing timed out after " + timeout + " ms", now);
+                deadLetters++;
+            } else {
+                first.holder = null;
+                returned++;
+            }
+            for (Entry entry : rest) {
+                entry.task = entry.task.withAttempts(entry.task.attempts() - 1);
+                entry.holder = null;
+                returned++;
+            }
+        }
+        consumers.keySet().removeAll(dead);
+        giveTurns();
+        return new ReclaimReport(List.copyOf(dead), returned, deadLetters, timedOut);
+    }
+
+    @Override
+    public Map<TaskId, CancelOutcome> cancel(Collection<TaskId> ids) {
+        Map<TaskId, CancelOutcome> result = new LinkedHashMap<>();
+        for (TaskId id : ids) {
+            Entry entry = entries.get(id);
+            if (entry == null) {
+                result.put(id, CancelOutcome.UNKNOWN);
+            } else if (entry.holder != null) {
+                result.put(id, CancelOutcome.IN_FLIGHT);
+            } else {
+                entries.remove(id);
+                result.put(id, CancelOutcome.CANCELLED);
+            }
+        }
+        giveTurns();
+        return result;
+    }
+
+    @Override
+    public Optional<TaskSnapshot> get(TaskId id) {
+        Entry entry = entries.get(id);
+        if (entry == null) {
+            return Optional.empty();
+        }
+        TaskState state = entry.dead ? TaskState.DEAD : entry.holder != null ? TaskState.IN_FLIGHT
+                : entry.task.isReadyAt(clock.millis()) ? TaskState.PENDING : TaskState.DELAYED;
+        return Optional.of(new TaskSnapshot(entry.task, state, Optional.ofNullable(entry.holder)));
+    }
+
+    @Override
+    public DeadLetterPage deadLetters(int offset, int limit) {
+        List<Entry> dead = entries.values().stream().filter(entry -> entry.dead)
+                .sorted(Comparator.comparingLong(entry -> entry.deathOrder)).toList();
+        List<DeadLetter> page = dead.stream().skip(offset).limit(limit)
+                .map(entry -> new DeadLetter(entry.task, entry.reason, entry.deadAt)).toList();
+        return new DeadLetterPage(page, dead.size(), offset);
+    }
+
+    @Override
+    public Map<TaskId, RedriveOutcome> redrive(Collection<TaskId> ids) {
+        long now = clock.millis();
+        Map<TaskId, RedriveOutcome> result = new LinkedHashMap<>();
+        for (TaskId id : ids) {
+            Entry entry = entries.get(id);
+            if (entry != null && entry.dead) {
+                entry.dead = false;
+                entry.task = entry.task.redrivenAt(now);
+                result.put(id, RedriveOutcome.REDRIVEN);
+            } else {
+                result.put(id, RedriveOutcome.UNKNOWN);
+            }
+        }
+        giveTurns();
+        return result;
+    }
+
+    @Override
+    public long redriveAll() {
+        List<TaskId> dead = entries.values().stream().filter(entry -> entry.dead).map(entry -> entry.task.id()).toList();
+        redrive(dead);
+        return dead.size();
+    }
+
+    @Override
+    public long purgeDeadLetters(Collection<TaskId> ids) {
+        long count = 0;
+        for (TaskId id : new LinkedHashSet<>(ids)) {
+            Entry entry = entries.get(id);
+            if (entry != null && entry.dead) {
+                entries.remove(id);
+                count++;
+            }
+        }
+        return count;
+    }
+
+    @Override
+    public long purgeAllDeadLetters() {
+        List<TaskId> dead = entries.values().stream().filter(entry -> entry.dead).map(entry -> entry.task.id()).toList();
+        return purgeDeadLetters(dead);
+    }
+
+    @Override
+    public QueueStats stats() {
+        long now = clock.millis();
+        long ready = 0;
+        long delayed = 0;
+        long inFlight = 0;
+        long dead = 0;
+        long oldest = Long.MAX_VALUE;
+        Set<Partition> active = new LinkedHashSet<>();
+        Set<Partition> locked = new LinkedHashSet<>();
+        for (Entry entry : entries.values()) {
+            if (entry.dead) {
+                dead++;
+            } else if (entry.holder != null) {
+                inFlight++;
+                if (entry.task.partition().isOrdered()) {
+                    locked.add(entry.task.partition());
+                }
+            } else {
+                active.add(entry.task.partition());
+                if (entry.task.isReadyAt(now)) {
+                    ready++;
+                    oldest = Math.min(oldest, entry.task.readyAt());
+                } else {
+                    delayed++;
+                }
+            }
+        }
+        long blocked = blocks.values().stream().filter(until -> until > now).count();
+        long live = consumers.values().stream().filter(expiresAt -> expiresAt > now).count();
+        return new QueueStats(ready, delayed, inFlight, dead, active.size(), locked.size(), blocked, live,
+                ready == 0 ? 0 : now - oldest, published, acked, deadLettered, paused);
+    }
+
+    @Override
+    public void pause() {
+        paused = true;
+    }
+
+    @Override
+    public void resume() {
+        paused = false;
+    }
+
+    @Override
+    public QueueSettings settings() {
+        return settings;
+    }
+
+    @Override
+    public void configure(QueueSettings settings) {
+        this.settings = settings;
+    }
+
+    private void die(Entry entry, String reason, long now) {
+        entry.dead = true;
+        entry.holder = null;
+        entry.reason = reason;
+        entry.deadAt = now;
+        entry.deathOrder = ++deaths;
+        deadLettered++;
+    }
+
+    private List<Entry> waitingIn(Partition partition) {
+        return entries.values().stream()
+                .filter(entry -> entry.waiting() && entry.task.partition().equals(partition))
+                .sorted(Comparator.comparing(entry -> entry.task.orderingKey()))
+                .toList();
+    }
+
+    private Task head(Partition partition, long now) {
+        for (Entry entry : waitingIn(partition)) {
+            if (ready(entry.task, now)) {
+                return entry.task;
+            }
+            if (partition.isOrdered()) {
+                return null;
+            }
+        }
+        return null;
+    }
+
+    private boolean ready(Task task, long now) {
+        return task.isReadyAt(now) || quirks.contains(Quirk.IGNORES_DELAYS);
+    }
+
+    private boolean isBlocked(Partition partition, long now) {
+        Long until = blocks.get(partition);
+        return until != null && until > now;
+    }
+
+    private boolean isLocked(Partition partition) {
+        return entries.values().stream().anyMatch(entry -> entry.holder != null
+                && entry.task.partition().equals(partition));
+    }
+
+    /** A partition gets a turn when it comes into existence and loses it when it has no waiting task. */
+    private void giveTurns() {
+        Set<Partition> existing = new LinkedHashSet<>();
+        for (Entry entry : entries.values()) {
+            if (entry.waiting()) {
+                existing.add(entry.task.partition());
+            }
+        }
+        turns.keySet().retainAll(existing);
+        List<Partition> fresh = new ArrayList<>(existing);
+        if (quirks.contains(Quirk.REVERSES_NEW_TURNS)) {
+            java.util.Collections.reverse(fresh);
+        }
+        for (Partition partition : fresh) {
+            turns.computeIfAbsent(partition, p -> ++turn);
+        }
+    }
+}
