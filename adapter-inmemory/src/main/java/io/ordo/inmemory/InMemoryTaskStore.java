@@ -424,7 +424,8 @@ final class InMemoryTaskStore implements TaskStore {
             long timeout = settings.processingTimeout().toMillis();
             List<Lease> overdue = held.values().stream()
                     .filter(lease -> lease.leasedAt() + timeout <= now)
-                    .sorted(Comparator.comparing((Lease lease) -> lease.task().seq()))
+                    // key order: within an ordered batch the first task by key is the one that timed out
+                    .sorted(Comparator.comparing((Lease lease) -> lease.task().orderingKey()))
                     .toList();
             for (Lease lease : overdue) {
                 if (!held.containsKey(lease.id())) {

@@ -150,7 +150,7 @@ class ArchitectureRulesTest {
                 .map(name -> name.split("\\.")[2])
                 .collect(Collectors.toSet());
 
-        assertThat(modules).contains("domain", "ports", "runtime", "inmemory", "cli");
+        assertThat(modules).contains("domain", "ports", "runtime", "inmemory", "tck", "simulation", "cli");
         assertThat(imported.stream().map(JavaClass::getSimpleName)).doesNotContain("ArchitectureRulesTest");
     }
 

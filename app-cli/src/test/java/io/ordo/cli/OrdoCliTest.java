@@ -7,6 +7,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
+import java.io.IOException;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -57,7 +59,7 @@ class OrdoCliTest {
     @ParameterizedTest
     @ValueSource(strings = {"lettuce", "jedis", "LETTUCE"})
     void a_redis_backend_is_not_built_in_yet(String backend) {
-        String name = backend.toLowerCase(java.util.Locale.ROOT);
+        String name = backend.toLowerCase(Locale.ROOT);
         for (String[] args : new String[][] {
                 {"demo", "--backend", backend},
                 {"stats", "--queue", "orders", "--backend", backend, "--redis", "redis://localhost:6379"},
@@ -90,7 +92,7 @@ class OrdoCliTest {
     @Test
     void an_infrastructure_failure_is_one_line_and_exit_code_1() {
         QueueUnavailableException failure = new QueueUnavailableException(
-                "redis at localhost:6379 did not answer\n  after 3 tries", new java.io.IOException("connection refused"));
+                "redis at localhost:6379 did not answer\n  after 3 tries", new IOException("connection refused"));
 
         CliRun run = CliRun.of(withFailingCommand(failure), "fail");
 

@@ -54,6 +54,12 @@ final class SimpleTaskStore implements TaskStore {
         IGNORES_DELAYS,
         /** Picks among partitions by turn only. */
         IGNORES_PRIORITY,
+        /** Among equal priorities serves the partition served most recently. */
+        SERVES_MOST_RECENT_FIRST,
+        /** A retry moves an ordered task behind later ones, as in a regular partition. */
+        RETRY_MOVES_ORDERED_TASK,
+        /** Rejecting a task of a held ordered batch returns only the named tasks (no rule 5). */
+        REJECT_RETURNS_ONLY_NAMED,
         /** Partitions that come into existence in one step get their turns in reverse: allowed, but different. */
         REVERSES_NEW_TURNS
     }
@@ -149,9 +155,11 @@ final class SimpleTaskStore implements TaskStore {
                     }
                     continue;
                 }
+                boolean earlier = quirks.contains(Quirk.SERVES_MOST_RECENT_FIRST)
+                        ? best != null && turns.get(partition) > turns.get(best)
+                        : best != null && turns.get(partition) < turns.get(best);
                 if (best == null || head.priority().value() > bestHead.priority().value()
-                        || (head.priority().value() == bestHead.priority().value()
-                        && turns.get(partition) < turns.get(best))) {
+                        || (head.priority().value() == bestHead.priority().value() && earlier)) {
                     best = partition;
                     bestHead = head;
                 }
@@ -216,7 +224,7 @@ final class SimpleTaskStore implements TaskStore {
                 result.put(id, RejectOutcome.LEASE_LOST);
             }
         }
-        List<Entry> batch = restOfBatch(named, consumer);
+        List<Entry> batch = quirks.contains(Quirk.REJECT_RETURNS_ONLY_NAMED) ? List.of() : restOfBatch(named, consumer);
         for (Entry entry : named) {
             if (rejection.blocksPartition()) {
                 blocks.merge(entry.task.partition(), now + rejection.blockPartitionFor().toMillis(), Math::max);
@@ -225,6 +233,11 @@ final class SimpleTaskStore implements TaskStore {
                 die(entry, rejection.reason(), now);
             } else {
                 entry.task = entry.task.retriedAt(now + rejection.delay().toMillis(), rejection.reason());
+                if (quirks.contains(Quirk.RETRY_MOVES_ORDERED_TASK)) {
+                    Task t = entry.task;
+                    entry.task = new Task(t.id(), t.partition(), t.priority(), t.payload(), t.headers(), t.seq(),
+                            t.attempts(), t.publishedAt(), t.readyAt(), t.readyAt(), t.lastError());
+                }
                 entry.holder = null;
             }
         }

@@ -30,8 +30,9 @@ import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Optional;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.stream.Collectors;
 
@@ -132,7 +133,7 @@ public final class DemoScenario {
             }
         }
         if (!heldByA.isEmpty()) {
-            narrator.step("worker-a crashes holding %s: no more acks, no more heartbeats", ids(heldByA));
+            narrator.step("%s crashes holding %s: no more acks, no more heartbeats", WORKER_A, ids(heldByA));
         }
         List<Lease> takenByB = consume(WORKER_B);
         explainLockedPartitions(heldByA, takenByB);
@@ -141,15 +142,15 @@ public final class DemoScenario {
     }
 
     private void explainLockedPartitions(List<Lease> heldByA, List<Lease> takenByB) {
-        for (Lease held : heldByA) {
-            boolean firstOfItsPartition = heldByA.stream().filter(lease -> lease.partition().equals(held.partition()))
-                    .findFirst().orElseThrow() == held;
-            boolean bGotNone = takenByB.stream().noneMatch(lease -> lease.partition().equals(held.partition()));
-            if (held.partition().isOrdered() && firstOfItsPartition && bGotNone) {
-                store.get(held.id()).flatMap(TaskSnapshot::holder).ifPresent(holder -> narrator.detail(
-                        "nothing from %s: it is locked while %s holds its batch", held.partition(), holder));
+        Map<Partition, TaskId> firstHeldOfEachOrderedPartition = heldByA.stream()
+                .filter(lease -> lease.partition().isOrdered())
+                .collect(Collectors.toMap(Lease::partition, Lease::id, (first, later) -> first, LinkedHashMap::new));
+        firstHeldOfEachOrderedPartition.forEach((partition, firstHeld) -> {
+            if (takenByB.stream().noneMatch(lease -> lease.partition().equals(partition))) {
+                store.get(firstHeld).flatMap(TaskSnapshot::holder).ifPresent(holder -> narrator.detail(
+                        "nothing from %s: it is locked while %s holds its batch", partition, holder));
             }
-        }
+        });
     }
 
     private void retryUntilDeadLettered() {
@@ -177,7 +178,7 @@ public final class DemoScenario {
     private void recoverFromTheCrash(List<Lease> heldByCrashedWorker) {
         narrator.heading("5. The crashed worker's tasks come back, in order, to the live worker");
         if (heldByCrashedWorker.isEmpty()) {
-            narrator.step("worker-a held nothing when it crashed");
+            narrator.step("%s held nothing when it crashed", WORKER_A);
             return;
         }
         for (Lease lease : heldByCrashedWorker) {
@@ -188,8 +189,8 @@ public final class DemoScenario {
         Duration ttl = store.settings().heartbeatTtl();
         advanceTo(lastSeen + ttl.toMillis());
         store.heartbeat(WORKER_B, ttl);
-        narrator.step("worker-b heartbeats; worker-a was last heard from at %s, one heartbeat TTL (%s) ago",
-                narrator.sinceStart(lastSeen), Narrator.seconds(ttl));
+        narrator.step("%s heartbeats; %s was last heard from at %s, one heartbeat TTL (%s) ago",
+                WORKER_B, WORKER_A, narrator.sinceStart(lastSeen), Narrator.seconds(ttl));
         ReclaimReport report = store.reclaim();
         narrator.step("reclaim → dead consumers %s; %d returned, %d dead-lettered", report.deadConsumers(),
                 report.returned(), report.deadLettered());
@@ -197,10 +198,11 @@ public final class DemoScenario {
         List<TaskId> before = heldByCrashedWorker.stream().map(Lease::id).toList();
         List<TaskId> after = takenOver.stream().map(Lease::id).filter(before::contains).toList();
         narrator.detail(after.equals(before)
-                ? "the same tasks in the same order as worker-a had them"
-                : "not the order worker-a had them in, which was " + before);
+                ? "the same tasks in the same order as " + WORKER_A + " had them"
+                : "not the order " + WORKER_A + " had them in, which was " + before);
         if (takenOver.stream().allMatch(lease -> attemptsBefore(lease, heldByCrashedWorker) == lease.task().attempts() - 1)) {
-            narrator.detail("attempts kept: worker-a's delivery counted, so a task that crashes every worker ends as a dead letter");
+            narrator.detail("attempts kept: %s's delivery counted, so a task that crashes every worker ends as a dead letter",
+                    WORKER_A);
         }
         takenOver.forEach(lease -> handle(WORKER_B, lease));
     }
@@ -252,8 +254,9 @@ public final class DemoScenario {
     }
 
     private boolean isWaiting(TaskId id) {
-        Optional<TaskState> state = store.get(id).map(TaskSnapshot::state);
-        return state.isPresent() && (state.get() == TaskState.PENDING || state.get() == TaskState.DELAYED);
+        return store.get(id).map(TaskSnapshot::state)
+                .filter(state -> state == TaskState.PENDING || state == TaskState.DELAYED)
+                .isPresent();
     }
 
     private void advanceTo(long epochMillis) {

@@ -1,0 +1,132 @@
+package io.ordo.jedis;
+
+import io.ordo.redis.RedisEndpoint;
+import io.ordo.redis.RedisErrorReply;
+import io.ordo.redis.RedisOptions;
+import io.ordo.redis.RedisTransport;
+import io.ordo.redis.RedisUnreachable;
+import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
+
+import java.net.ConnectException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.function.Supplier;
+
+/**
+ * Jedis's way: a pool of connections, each command borrowing one for its round trip; a blocking wait
+ * borrows one for as long as it waits. The client (which connects when built) is built on the first
+ * command, not here.
+ */
+final class JedisTransport implements RedisTransport {
+    private final RedisOptions options;
+    private volatile RedisClient client;
+    private volatile boolean closed;
+
+    JedisTransport(RedisOptions options) {
+        this.options = options;
+    }
+
+    private RedisClient client() {
+        RedisClient built = client;
+        if (built == null) {
+            synchronized (this) {
+                if (closed) {
+                    throw new IllegalStateException("the store's factory is closed");
+                }
+                if (client == null) {
+                    client = build(options);
+                }
+                built = client;
+            }
+        }
+        return built;
+    }
+
+    private static RedisClient build(RedisOptions options) {
+        RedisEndpoint endpoint = options.endpoint();
+        DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
+                .connectionTimeoutMillis(Math.toIntExact(options.connectTimeout().toMillis()))
+                .socketTimeoutMillis(Math.toIntExact(options.commandTimeout().toMillis()))
+                .ssl(endpoint.tls())
+                .database(endpoint.database());
+        endpoint.username().ifPresent(config::user);
+        endpoint.password().ifPresent(config::password);
+        GenericObjectPoolConfig<Connection> pool = new GenericObjectPoolConfig<>();
+        pool.setMaxTotal(options.poolSize());
+        pool.setMaxIdle(options.poolSize());
+        pool.setMinIdle(0);
+        pool.setMaxWait(options.connectTimeout());
+        return RedisClient.builder()
+                .hostAndPort(endpoint.host(), endpoint.port())
+                .clientConfig(config.build())
+                .poolConfig(pool)
+                .build();
+    }
+
+    @Override
+    public Object evalSha(String sha, byte[][] keys, byte[][] args) {
+        return call(() -> client().evalsha(sha.getBytes(StandardCharsets.US_ASCII), Arrays.asList(keys),
+                Arrays.asList(args)));
+    }
+
+    @Override
+    public Object eval(String script, byte[][] keys, byte[][] args) {
+        return call(() -> client().eval(script.getBytes(StandardCharsets.UTF_8), Arrays.asList(keys),
+                Arrays.asList(args)));
+    }
+
+    @Override
+    public void awaitElement(byte[] key, Duration timeout) {
+        // BLPOP 0 would wait forever; Jedis lifts the socket timeout while a blocking command waits
+        call(() -> client().blpop(Math.max(timeout.toMillis(), 1) / 1000.0, key));
+    }
+
+    @Override
+    public RedisEndpoint endpoint() {
+        return options.endpoint();
+    }
+
+    @Override
+    public synchronized void close() {
+        closed = true;
+        if (client != null) {
+            client.close();
+        }
+    }
+
+    private static <T> T call(Supplier<T> command) {
+        try {
+            return command.get();
+        } catch (JedisDataException e) {
+            throw new RedisErrorReply(e.getMessage(), e);
+        } catch (JedisConnectionException e) {
+            throw new RedisUnreachable(message(e), neverSent(e), e);
+        } catch (IllegalStateException e) {
+            throw new RedisUnreachable(message(e), true, e); // the pool is closed
+        }
+    }
+
+    /** A refused or failed connect means the command never left. */
+    private static boolean neverSent(Throwable e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof ConnectException || cause instanceof java.util.NoSuchElementException) {
+                return true;
+            }
+            if (cause.getMessage() != null && cause.getMessage().startsWith("Failed to connect")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String message(Throwable e) {
+        Throwable cause = e.getCause() != null ? e.getCause() : e;
+        return e.getMessage() + (cause != e ? " (" + cause.getMessage() + ")" : "");
+    }
+}

@@ -1,0 +1,18 @@
+package io.ordo.jedis;
+
+import com.google.inject.Module;
+import io.ordo.redis.RedisOptions;
+import io.ordo.redis.RedisTaskStoreFactory;
+import io.ordo.redis.testing.RedisBackendKit;
+
+class JedisBackendTest extends RedisBackendKit {
+    @Override
+    protected RedisTaskStoreFactory createFactory(RedisOptions options) {
+        return JedisTaskStores.factory(options);
+    }
+
+    @Override
+    protected Module queueModule(RedisOptions options) {
+        return new JedisQueueModule(options);
+    }
+}

@@ -1,0 +1,316 @@
+package io.ordo.redis.testing;
+
+import com.google.inject.Guice;
+import com.google.inject.Injector;
+import com.google.inject.Module;
+import io.ordo.domain.ConsumerId;
+import io.ordo.domain.Lease;
+import io.ordo.domain.NewTask;
+import io.ordo.domain.Partition;
+import io.ordo.domain.QueueName;
+import io.ordo.ports.QueueCapacityException;
+import io.ordo.ports.QueueDataException;
+import io.ordo.ports.QueueUnavailableException;
+import io.ordo.ports.TaskStore;
+import io.ordo.ports.TaskStoreFactory;
+import io.ordo.redis.KeySchema;
+import io.ordo.redis.RedisOptions;
+import io.ordo.redis.RedisTaskStoreFactory;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import java.util.stream.IntStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * What only a Redis backend can get wrong: faults of the server (scripts flushed, server gone, full,
+ * foreign keys), the key schema, blocking consume on real time, connection options and wiring. A
+ * backend's test extends this and supplies its factory and Guice module; the contract itself is
+ * the TaskStoreCompatibilityKit's.
+ */
+@ExtendWith(RedisServerExtension.class)
+public abstract class RedisBackendKit {
+    private static final ConsumerId WORKER = ConsumerId.of("worker-1");
+
+    /** The backend's store factory. */
+    protected abstract RedisTaskStoreFactory createFactory(RedisOptions options);
+
+    /** The backend's Guice module. */
+    protected abstract Module queueModule(RedisOptions options);
+
+    private static QueueName freshQueue() {
+        return QueueName.of("kit-" + UUID.randomUUID());
+    }
+
+    private static NewTask task(String partition, String id) {
+        return NewTask.builder(Partition.of(partition), ("payload of " + id).getBytes(StandardCharsets.UTF_8))
+                .id(id).build();
+    }
+
+    private static List<NewTask> tasks(String partition, int count) {
+        return IntStream.range(0, count).mapToObj(i -> task(partition, partition + "-" + i)).toList();
+    }
+
+    @Nested
+    class Faults {
+        @Test
+        void scripts_flushed_mid_run_are_loaded_again_transparently(RedisServer server) {
+            try (RedisTaskStoreFactory factory = createFactory(RedisOptions.create(server.uri()))) {
+                TaskStore store = factory.forQueue(freshQueue());
+                store.publish(tasks("p", 3));
+                server.command("SCRIPT", "FLUSH");
+                List<Lease> leases = store.consume(WORKER, 3, Duration.ZERO);
+                server.command("SCRIPT", "FLUSH");
+
+                assertThat(leases).hasSize(3);
+                assertThat(store.ack(WORKER, leases.stream().map(Lease::id).toList()).values())
+                        .allSatisfy(outcome -> assertThat(outcome.name()).isEqualTo("ACKED"));
+                assertThat(store.stats().ackedTotal()).isEqualTo(3);
+            }
+        }
+
+        @Test
+        void a_server_that_is_down_gives_a_retryable_error_naming_its_address() {
+            RedisServer doomed = RedisServer.start();
+            RedisOptions options = RedisOptions.builder(doomed.uri()).commandTimeout(Duration.ofSeconds(2))
+                    .connectTimeout(Duration.ofSeconds(1)).retryBackoff(Duration.ofMillis(10)).build();
+            try (RedisTaskStoreFactory factory = createFactory(options)) {
+                TaskStore store = factory.forQueue(freshQueue());
+                store.publish(tasks("p", 1));
+                doomed.close();
+
+                assertThatThrownBy(() -> store.publish(tasks("p", 1)))
+                        .isInstanceOf(QueueUnavailableException.class)
+                        .hasMessageContaining("127.0.0.1:" + doomed.port());
+                assertThatThrownBy(() -> store.consume(WORKER, 1, Duration.ofMillis(100)))
+                        .isInstanceOf(QueueUnavailableException.class)
+                        .hasMessageContaining("127.0.0.1:" + doomed.port());
+            } finally {
+                doomed.close();
+            }
+        }
+
+        @Test
+        void a_server_that_never_answered_gives_the_same_error() {
+            RedisServer gone = RedisServer.start();
+            gone.close();
+            RedisOptions options = RedisOptions.builder(gone.uri()).connectTimeout(Duration.ofSeconds(1))
+                    .retryBackoff(Duration.ofMillis(10)).build();
+            try (RedisTaskStoreFactory factory = createFactory(options)) {
+                assertThatThrownBy(() -> factory.forQueue(freshQueue()).stats())
+                        .isInstanceOf(QueueUnavailableException.class)
+                        .hasMessageContaining("127.0.0.1:" + gone.port());
+            }
+        }
+
+        @Test
+        void a_queue_key_of_the_wrong_type_gives_an_error_naming_the_key(RedisServer server) {
+            QueueName queue = freshQueue();
+            String tasksKey = KeySchema.of(queue).key("tasks");
+            server.command("SET", tasksKey, "someone else's data");
+            try (RedisTaskStoreFactory factory = createFactory(RedisOptions.create(server.uri()))) {
+                TaskStore store = factory.forQueue(queue);
+
+                assertThatThrownBy(() -> store.publish(tasks("p", 1)))
+                        .isInstanceOf(QueueDataException.class)
+                        .hasMessageContaining(tasksKey)
+                        .hasMessageContaining("wrong type");
+                assertThatThrownBy(() -> store.get(io.ordo.domain.TaskId.of("x")))
+                        .isInstanceOf(QueueDataException.class)
+                        .hasMessageContaining(tasksKey);
+            }
+        }
+
+        @Test
+        void a_publish_over_maxmemory_is_refused_and_writes_nothing_while_draining_still_works() {
+            try (RedisServer server = RedisServer.start();
+                 RedisTaskStoreFactory factory = createFactory(RedisOptions.create(server.uri()))) {
+                TaskStore store = factory.forQueue(freshQueue());
+                store.publish(tasks("before", 2));
+                long keysBefore = (Long) server.command("DBSIZE");
+                server.command("CONFIG", "SET", "maxmemory", "1");
+
+                assertThatThrownBy(() -> store.publish(tasks("p", 100)))
+                        .isInstanceOf(QueueCapacityException.class)
+                        .hasMessageContaining("maxmemory")
+                        .hasMessageContaining("127.0.0.1:" + server.port());
+                List<Lease> drained = store.consume(WORKER, 10, Duration.ZERO);
+                store.ack(WORKER, drained.stream().map(Lease::id).toList());
+                server.command("CONFIG", "SET", "maxmemory", "0");
+
+                assertThat(drained).hasSize(2);
+                assertThat(store.stats().publishedTotal()).isEqualTo(2);
+                assertThat(store.stats().ackedTotal()).isEqualTo(2);
+                assertThat(store.get(io.ordo.domain.TaskId.of("p-0"))).isEmpty();
+                assertThat((Long) server.command("DBSIZE")).isLessThanOrEqualTo(keysBefore);
+            }
+        }
+    }
+
+    @Nested
+    class Keys {
+        @Test
+        void user_chosen_text_never_names_a_key_of_its_own(RedisServer server) {
+            QueueName queue = freshQueue();
+            KeySchema schema = KeySchema.of(queue);
+            List<String> hostile = List.of("meta", "tasks", "base:0", schema.key("tasks"), schema.prefix() + "ready",
+                    "}:x", "{" + queue.value() + "}", "pr:00", "c:61", "*", "");
+            try (RedisTaskStoreFactory factory = createFactory(RedisOptions.create(server.uri()))) {
+                TaskStore store = factory.forQueue(queue);
+                List<NewTask> batch = new ArrayList<>();
+                for (String text : hostile) {
+                    if (!text.isEmpty()) {
+                        batch.add(task(text, text));
+                        batch.add(task("!" + text, "!" + text));
+                    }
+                }
+                store.publish(batch);
+                List<Lease> leases = store.consume(ConsumerId.of(schema.key("meta")), 5, Duration.ZERO);
+                store.heartbeat(ConsumerId.of("base:0"), Duration.ofSeconds(5));
+
+                @SuppressWarnings("unchecked")
+                List<String> keys = (List<String>) server.command("KEYS", schema.prefix() + "*");
+                Pattern allowed = Pattern.compile(Pattern.quote(schema.prefix())
+                        + "((meta|tasks|ready|delayed|wake|blocked|turns|sizes|locks|leased|consumers|dead|acked"
+                        + "|readyat|readyat-count|signal)|(pr|pz|pf|c):[0-9a-f]+)");
+                assertThat(leases).hasSize(5);
+                assertThat(keys).isNotEmpty().allSatisfy(key -> assertThat(key).matches(allowed));
+                assertThat(store.stats().ready() + store.stats().inFlight()).isEqualTo(batch.size());
+            }
+        }
+
+        @Test
+        void every_key_of_a_queue_shares_its_hash_tag(RedisServer server) {
+            QueueName queue = freshQueue();
+            try (RedisTaskStoreFactory factory = createFactory(RedisOptions.create(server.uri()))) {
+                TaskStore store = factory.forQueue(queue);
+                store.publish(List.of(task("!ordered", "a"), task("regular", "b")));
+                store.consume(WORKER, 2, Duration.ZERO);
+
+                @SuppressWarnings("unchecked")
+                List<String> keys = (List<String>) server.command("KEYS", "*" + queue.value() + "*");
+                assertThat(keys).allSatisfy(key -> assertThat(key).startsWith("ordo:{" + queue.value() + "}:"));
+            }
+        }
+    }
+
+    @Nested
+    class BlockingConsume {
+        @Test
+        void a_waiting_consumer_wakes_within_milliseconds_of_a_publish(RedisServer server) throws Exception {
+            try (RedisTaskStoreFactory factory = createFactory(RedisOptions.create(server.uri()))) {
+                TaskStore store = factory.forQueue(freshQueue());
+                store.consume(WORKER, 1, Duration.ZERO); // scripts loaded, connections open
+                CompletableFuture<Long> tookAt = CompletableFuture.supplyAsync(() -> {
+                    List<Lease> leases = store.consume(WORKER, 1, Duration.ofSeconds(10));
+                    assertThat(leases).hasSize(1);
+                    return System.nanoTime();
+                });
+                Thread.sleep(300);
+                long publishedAt = System.nanoTime();
+                store.publish(tasks("p", 1));
+
+                long latencyMillis = TimeUnit.NANOSECONDS.toMillis(tookAt.get(10, TimeUnit.SECONDS) - publishedAt);
+                assertThat(latencyMillis).isLessThan(250);
+            }
+        }
+
+        @Test
+        void a_waiting_consumer_wakes_when_a_delayed_task_falls_due(RedisServer server) throws Exception {
+            try (RedisTaskStoreFactory factory = createFactory(RedisOptions.create(server.uri()))) {
+                TaskStore store = factory.forQueue(freshQueue());
+                store.publish(List.of(NewTask.builder(Partition.of("p"), new byte[] {1}).id("later")
+                        .delay(Duration.ofMillis(400)).build()));
+                long start = System.nanoTime();
+
+                List<Lease> leases = store.consume(WORKER, 1, Duration.ofSeconds(10));
+
+                long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+                assertThat(leases).extracting(lease -> lease.id().value()).containsExactly("later");
+                assertThat(waitedMillis).isBetween(300L, 1_000L);
+            }
+        }
+
+        @Test
+        void an_idle_consumer_sends_only_a_few_commands_per_second(RedisServer server) {
+            try (RedisTaskStoreFactory factory = createFactory(RedisOptions.create(server.uri()))) {
+                TaskStore store = factory.forQueue(freshQueue());
+                store.consume(WORKER, 1, Duration.ZERO);
+                long before = commandsProcessed(server);
+
+                List<Lease> leases = store.consume(WORKER, 1, Duration.ofSeconds(2));
+
+                long commands = commandsProcessed(server) - before;
+                assertThat(leases).isEmpty();
+                assertThat(commands).as("commands in 2 s of waiting").isLessThanOrEqualTo(6);
+            }
+        }
+
+        /** Commands clients sent (scripts and waits), not the calls scripts make inside. */
+        private long commandsProcessed(RedisServer server) {
+            String info = (String) server.command("INFO", "commandstats");
+            return info.lines()
+                    .filter(line -> line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")
+                            || line.startsWith("cmdstat_blpop:"))
+                    .mapToLong(line -> Long.parseLong(line.replaceAll(".*calls=(\\d+),.*", "$1")))
+                    .sum();
+        }
+    }
+
+    @Nested
+    class Connecting {
+        @Test
+        void the_module_opens_no_connection_and_its_factory_works_once_asked(RedisServer server) {
+            long clientsBefore = connectedClients(server);
+            Injector injector = Guice.createInjector(queueModule(RedisOptions.create(server.uri())));
+            TaskStoreFactory factory = injector.getInstance(TaskStoreFactory.class);
+            try {
+                assertThat(connectedClients(server)).isEqualTo(clientsBefore);
+                TaskStore store = factory.forQueue(freshQueue());
+                store.publish(tasks("p", 1));
+                assertThat(store.stats().ready()).isEqualTo(1);
+                assertThat(injector.getInstance(TaskStoreFactory.class)).isSameAs(factory);
+            } finally {
+                factory.close();
+            }
+        }
+
+        @Test
+        void an_acl_user_password_and_database_from_the_uri_are_used() {
+            try (RedisServer server = RedisServer.start()) {
+                server.command("ACL", "SETUSER", "ordo-user", "on", ">s3cret:@/", "~*", "&*", "+@all");
+                String uri = "redis://ordo-user:" + "s3cret%3A%40%2F" + "@127.0.0.1:" + server.port() + "/3";
+                try (RedisTaskStoreFactory factory = createFactory(RedisOptions.create(uri))) {
+                    TaskStore store = factory.forQueue(freshQueue());
+                    store.publish(tasks("p", 1));
+                    assertThat(store.stats().ready()).isEqualTo(1);
+                }
+                assertThat((String) server.command("INFO", "keyspace")).contains("db3:").doesNotContain("db0:");
+                RedisOptions wrongPassword = RedisOptions.builder("redis://ordo-user:nope@127.0.0.1:" + server.port())
+                        .retryBackoff(Duration.ofMillis(10)).build();
+                try (RedisTaskStoreFactory factory = createFactory(wrongPassword)) {
+                    assertThatThrownBy(() -> factory.forQueue(freshQueue()).stats())
+                            .isInstanceOf(QueueUnavailableException.class)
+                            .hasMessageContaining("127.0.0.1:" + server.port());
+                }
+            }
+        }
+
+        private long connectedClients(RedisServer server) {
+            String info = (String) server.command("INFO", "clients");
+            return info.lines().filter(line -> line.startsWith("connected_clients:")).findFirst()
+                    .map(line -> Long.parseLong(line.substring(line.indexOf(':') + 1).trim())).orElseThrow();
+        }
+    }
+}
