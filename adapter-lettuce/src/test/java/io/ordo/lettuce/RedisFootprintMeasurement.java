@@ -56,6 +56,9 @@ class RedisFootprintMeasurement {
                 System.out.printf("partitions %,9d: consumed %,d of %,d queued tasks, 32 per call: %,.0f tasks/s,"
                                 + " %.1f us of server time per call%n", partitions, taken, TASKS, taken / seconds,
                         usecPerEvalsha(server));
+                if (Boolean.getBoolean("ordo.measure.commandstats")) {
+                    System.out.println(server.command("INFO", "commandstats"));
+                }
             }
         }
     }

@@ -2,6 +2,7 @@ package io.ordo.simulation;
 
 import io.ordo.ports.TaskStore;
 import io.ordo.ports.VirtualClock;
+import java.util.List;
 
 /**
  * Runs one seed's schedule on two stores in lockstep and fails at the first step whose trace lines
@@ -28,7 +29,7 @@ public final class Differential {
         String nameB = "B " + b.storeName();
         while (a.hasNext()) {
             int index = a.nextIndex();
-            java.util.List<String> before = a.trace().tail(options.traceTail());
+            List<String> before = a.trace().tail(options.traceTail());
             String lineA = a.step();
             String lineB = b.step();
             if (!lineA.equals(lineB)) {

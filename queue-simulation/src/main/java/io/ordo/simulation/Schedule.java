@@ -2,6 +2,7 @@ package io.ordo.simulation;
 
 import io.ordo.domain.ConsumerId;
 import io.ordo.domain.Partition;
+import io.ordo.domain.Priority;
 import io.ordo.domain.QueueSettings;
 
 import java.time.Duration;
@@ -227,7 +228,7 @@ public final class Schedule {
             for (int i = 0; i < size; i++) {
                 int priority = pick(0, 0, 0, 0, 0, 1, 3, -2);
                 if (chance(0.01)) {
-                    priority = chance(0.5) ? io.ordo.domain.Priority.MAX : io.ordo.domain.Priority.MIN;
+                    priority = chance(0.5) ? Priority.MAX : Priority.MIN;
                 }
                 long delay = chance(0.75) ? 0 : 1 + random.nextInt(3_000);
                 tasks.add(new Step.TaskSpec("t" + nextId++, anyPartition(), priority, delay, chance(0.08),

@@ -15,6 +15,12 @@ public final class Seeds {
     private Seeds() {
     }
 
+    /** Whether one seed is being replayed: then a failure is worth showing with its whole trace. */
+    public static boolean replaying() {
+        String seed = System.getProperty(SEED);
+        return seed != null && !seed.isBlank();
+    }
+
     /** The seeds to run: the one named by {@value #SEED}, or 1..{@value #COUNT} (default {@code defaultCount}). */
     public static long[] fromSystemProperties(int defaultCount) {
         String seed = System.getProperty(SEED);

@@ -5,6 +5,7 @@ import io.ordo.domain.TaskId;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Locale;
 import java.util.SplittableRandom;
 
 /**
@@ -27,7 +28,7 @@ public record Selector(Kind kind, int count, long choice) {
     }
 
     String describe() {
-        return kind.name().toLowerCase(java.util.Locale.ROOT) + "(" + count + ")";
+        return kind.name().toLowerCase(Locale.ROOT) + "(" + count + ")";
     }
 
     /** The ids to name, given what the consumer holds (delivery order) and every id known. */

@@ -120,8 +120,6 @@ final class SimulationRun {
             return line;
         } catch (InvariantViolation violation) {
             throw failure(index, violation.invariant(), violation.getMessage(), null);
-        } catch (SimulationFailure failure) {
-            throw failure;
         } catch (RuntimeException e) {
             throw failure(index, Invariant.NO_EXCEPTION, e.toString(), e);
         }

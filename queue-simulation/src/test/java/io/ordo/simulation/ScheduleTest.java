@@ -1,9 +1,12 @@
 package io.ordo.simulation;
 
+import io.ordo.domain.ConsumerId;
 import org.junit.jupiter.api.Test;
 
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.Map;
-import java.util.function.Function;
+import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 
@@ -38,28 +41,27 @@ class ScheduleTest {
                 .flatMap(seed -> Schedule.generate(seed).steps().stream())
                 .collect(Collectors.groupingBy(Object::getClass, Collectors.counting()));
 
-        assertThat(kinds.keySet()).containsAll(java.util.Arrays.stream(Step.class.getPermittedSubclasses())
-                .map(Function.identity()).toList());
+        assertThat(kinds.keySet()).containsAll(Arrays.asList(Step.class.getPermittedSubclasses()));
     }
 
     @Test
     void crashed_consumers_make_no_calls_until_revived() {
         for (long seed = 1; seed <= 100; seed++) {
-            java.util.Set<io.ordo.domain.ConsumerId> down = new java.util.HashSet<>();
+            Set<ConsumerId> down = new HashSet<>();
             for (Step step : Schedule.generate(seed).steps()) {
                 if (step instanceof Step.Crash crash) {
                     down.add(crash.consumer());
                 } else if (step instanceof Step.Revive revive) {
                     down.remove(revive.consumer());
                 } else {
-                    io.ordo.domain.ConsumerId actor = actor(step);
+                    ConsumerId actor = actor(step);
                     assertThat(actor == null || !down.contains(actor)).as("seed %d: %s", seed, step.describe()).isTrue();
                 }
             }
         }
     }
 
-    private static io.ordo.domain.ConsumerId actor(Step step) {
+    private static ConsumerId actor(Step step) {
         if (step instanceof Step.Consume s) {
             return s.consumer();
         }

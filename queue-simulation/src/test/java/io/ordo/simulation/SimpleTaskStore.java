@@ -4,6 +4,7 @@ import io.ordo.domain.ConsumerId;
 import io.ordo.domain.DeadLetter;
 import io.ordo.domain.Lease;
 import io.ordo.domain.NewTask;
+import io.ordo.domain.OrderingKey;
 import io.ordo.domain.Partition;
 import io.ordo.domain.PublishRules;
 import io.ordo.domain.QueueName;
@@ -30,7 +31,9 @@ import io.ordo.ports.TaskStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -56,7 +59,7 @@ final class SimpleTaskStore implements TaskStore {
         IGNORES_PRIORITY,
         /** Among equal priorities serves the partition served most recently. */
         SERVES_MOST_RECENT_FIRST,
-        /** A retry moves an ordered task behind later ones, as in a regular partition. */
+        /** A retry moves an ordered task behind later ones (as in a regular partition) while reporting its dueAt unchanged. */
         RETRY_MOVES_ORDERED_TASK,
         /** Rejecting a task of a held ordered batch returns only the named tasks (no rule 5). */
         REJECT_RETURNS_ONLY_NAMED,
@@ -90,6 +93,7 @@ final class SimpleTaskStore implements TaskStore {
     private final Map<ConsumerId, Long> consumers = new HashMap<>();
     private final Map<Partition, Long> blocks = new HashMap<>();
     private final Map<TaskId, Long> ackedAt = new HashMap<>();
+    private final Map<TaskId, Long> movedDue = new HashMap<>();
     private boolean paused;
     private long seq;
     private long turn;
@@ -102,7 +106,7 @@ final class SimpleTaskStore implements TaskStore {
 
     SimpleTaskStore(Clock clock, Quirk... quirks) {
         this.clock = clock;
-        this.quirks = quirks.length == 0 ? Set.of() : java.util.EnumSet.copyOf(List.of(quirks));
+        this.quirks = quirks.length == 0 ? Set.of() : EnumSet.copyOf(List.of(quirks));
     }
 
     @Override
@@ -233,10 +237,8 @@ final class SimpleTaskStore implements TaskStore {
                 die(entry, rejection.reason(), now);
             } else {
                 entry.task = entry.task.retriedAt(now + rejection.delay().toMillis(), rejection.reason());
-                if (quirks.contains(Quirk.RETRY_MOVES_ORDERED_TASK)) {
-                    Task t = entry.task;
-                    entry.task = new Task(t.id(), t.partition(), t.priority(), t.payload(), t.headers(), t.seq(),
-                            t.attempts(), t.publishedAt(), t.readyAt(), t.readyAt(), t.lastError());
+                if (quirks.contains(Quirk.RETRY_MOVES_ORDERED_TASK) && entry.task.partition().isOrdered()) {
+                    movedDue.put(entry.task.id(), entry.task.readyAt());
                 }
                 entry.holder = null;
             }
@@ -435,6 +437,7 @@ final class SimpleTaskStore implements TaskStore {
             Entry entry = entries.get(id);
             if (entry != null && entry.dead) {
                 entry.dead = false;
+                movedDue.remove(id);
                 entry.task = entry.task.redrivenAt(now);
                 result.put(id, RedriveOutcome.REDRIVEN);
             } else {
@@ -537,7 +540,8 @@ final class SimpleTaskStore implements TaskStore {
     private List<Entry> waitingIn(Partition partition) {
         return entries.values().stream()
                 .filter(entry -> entry.waiting() && entry.task.partition().equals(partition))
-                .sorted(Comparator.comparing(entry -> entry.task.orderingKey()))
+                .sorted(Comparator.comparing(entry -> new OrderingKey(entry.task.priority().value(),
+                        movedDue.getOrDefault(entry.task.id(), entry.task.dueAt()), entry.task.seq())))
                 .toList();
     }
 
@@ -578,7 +582,7 @@ final class SimpleTaskStore implements TaskStore {
         turns.keySet().retainAll(existing);
         List<Partition> fresh = new ArrayList<>(existing);
         if (quirks.contains(Quirk.REVERSES_NEW_TURNS)) {
-            java.util.Collections.reverse(fresh);
+            Collections.reverse(fresh);
         }
         for (Partition partition : fresh) {
             turns.computeIfAbsent(partition, p -> ++turn);

@@ -1704,6 +1704,21 @@ public abstract class TaskStoreCompatibilityKit {
         }
 
         @Test
+        void the_hung_task_of_a_timed_out_ordered_batch_is_its_first_by_key_not_by_publish_order() {
+            configure(s -> s.processingTimeout(Duration.ofSeconds(60)));
+            Partition ordered = orderedPartition();
+            given(task("published-first", ordered), task("urgent", ordered).priority(5));
+            assertThat(consumeIds(workerA(), 2)).containsExactly("urgent", "published-first");
+            store.heartbeat(workerA(), Duration.ofMinutes(10));
+            advance(Duration.ofSeconds(60));
+
+            assertThat(store.reclaim().returned()).isEqualTo(2);
+
+            assertThat(attemptsOf("urgent")).isEqualTo(1);
+            assertThat(attemptsOf("published-first")).as("never ran").isZero();
+        }
+
+        @Test
         void concurrent_reclaims_return_each_task_exactly_once() throws Exception {
             given(task("a"), task("b"), task("c"));
             consume(workerA(), 3);
@@ -2152,6 +2167,21 @@ public abstract class TaskStoreCompatibilityKit {
             assertThat(store.stats().oldestDueAgeMillis()).as("b due 2 s ago, later due 1 s ago").isEqualTo(2_000);
             consume(workerA(), 10);
             assertThat(store.stats().oldestDueAgeMillis()).isZero();
+        }
+
+        @Test
+        void oldest_due_age_counts_from_when_a_task_became_ready() {
+            given(task("published-delayed").delayedBy(Duration.ofSeconds(10)));
+            Partition ordered = orderedPartition();
+            given(task("retried", ordered));
+            consume(workerA(), 1);
+            store.reject(workerA(), ids("retried"), Rejection.retryAfter(Duration.ofSeconds(20), "backoff"));
+            advance(Duration.ofSeconds(15));
+
+            assertThat(store.stats().oldestDueAgeMillis()).as("ready 5 s ago, published 15 s ago").isEqualTo(5_000);
+            consume(workerA(), 1);
+            advance(Duration.ofSeconds(10));
+            assertThat(store.stats().oldestDueAgeMillis()).as("ready 5 s ago, its dueAt 25 s ago").isEqualTo(5_000);
         }
 
         @Test

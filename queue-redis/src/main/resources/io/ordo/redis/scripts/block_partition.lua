@@ -6,6 +6,7 @@ local duration = tonumber(ARGV[3])
 
 NOW = clock_now(clock)
 call('ZADD', K_BLOCKED, NOW + duration, code)
+any_blocked = nil
 touch(code)
 finish()
 return 1

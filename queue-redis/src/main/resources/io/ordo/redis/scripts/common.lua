@@ -83,7 +83,39 @@ local function settings()
     }
 end
 
-local function next_counter(field) return call('HINCRBY', K_META, field, 1) end
+-- Counters (seq, turn, waiting, totals) are read once per call and written back by finish().
+local counters, counters_changed = {}, {}
+local function counter(field)
+    local value = counters[field]
+    if value == nil then
+        value = tonumber(call('HGET', K_META, field)) or 0
+        counters[field] = value
+    end
+    return value
+end
+
+local function count(field, delta)
+    local value = counter(field) + delta
+    counters[field] = value
+    counters_changed[#counters_changed + 1] = field
+    return value
+end
+
+local function next_counter(field) return count(field, 1) end
+
+local function save_counters()
+    if #counters_changed == 0 then return end
+    local args, seen = {}, {}
+    for _, field in ipairs(counters_changed) do
+        if not seen[field] then
+            seen[field] = true
+            args[#args + 1] = field
+            args[#args + 1] = counters[field]
+        end
+    end
+    call('HSET', K_META, unpack(args))
+    counters_changed = {}
+end
 
 -- ---------------------------------------------------------------- the task record
 -- flags(1) seq(6) publishedAt(6) [priority+1000(2)] [attempts(2)] [dueAt(6)] [readyAt(6)]
@@ -189,17 +221,29 @@ local function member_before(a, b)
     return seq_a < seq_b
 end
 
+-- What this call learnt about partitions, so a batch touching one partition many times reads it once.
+local heads = {}      -- code -> {member, record, from_run}, or false when it has no waiting member
+local tails = {}      -- code -> last member of its list (or one after it), or false when the list is empty
+local turns = {}      -- code -> turn
+local any_blocked     -- whether any block exists at all
+
+local function forget(code)
+    heads[code] = nil
+end
+
 -- A partition's waiting tasks live in two places: a list taking every arrival that sorts after the
 -- list's last member (the usual case: publish order), and a sorted set for the rest. The list costs a
 -- few bytes per task; the head is the lower of the two heads.
 local function part_insert(code, m)
-    local run = run_key(code)
-    local last = call('LINDEX', run, -1)
+    local last = tails[code]
+    if last == nil then last = call('LINDEX', run_key(code), -1) end
     if not last or member_before(last, m) then
-        call('RPUSH', run, m)
+        call('RPUSH', run_key(code), m)
+        tails[code] = m
     else
         call('ZADD', rest_key(code), 0, m)
     end
+    forget(code)
 end
 
 -- The record of a member if it still names a waiting task (a cancelled task leaves its list member
@@ -212,6 +256,11 @@ end
 
 -- The partition's lowest waiting member: member, record, whether it is the list's front.
 local function part_head(code)
+    local known = heads[code]
+    if known ~= nil then
+        if known then return known[1], known[2], known[3] end
+        return nil
+    end
     local run = run_key(code)
     local a, ra
     while true do
@@ -230,8 +279,15 @@ local function part_head(code)
         if rb then break end
         call('ZREM', rest, b)
     end
-    if a and (not b or member_before(a, b)) then return a, ra, true end
-    if b then return b, rb, false end
+    if a and (not b or member_before(a, b)) then
+        heads[code] = { a, ra, true }
+        return a, ra, true
+    end
+    if b then
+        heads[code] = { b, rb, false }
+        return b, rb, false
+    end
+    heads[code] = false
     return nil
 end
 
@@ -241,6 +297,7 @@ local function part_pop(code, m, from_run)
     else
         call('ZREM', rest_key(code), m)
     end
+    forget(code)
 end
 
 -- ---------------------------------------------------------------- partitions and eligibility
@@ -257,20 +314,39 @@ local function drop_partition(code)
     call('HDEL', K_SIZES, code)
     call('HDEL', K_TURNS, code)
     call('DEL', run_key(code), rest_key(code))
+    heads[code], tails[code], turns[code] = false, false, false
+end
+
+local function turn_of(code)
+    local turn = turns[code]
+    if turn == nil then
+        turn = tonumber(call('HGET', K_TURNS, code)) or false
+        turns[code] = turn
+    end
+    return turn
+end
+
+local function set_turn(code, turn)
+    call('HSET', K_TURNS, code, turn)
+    turns[code] = turn
+end
+
+local function is_blocked(code)
+    if any_blocked == nil then any_blocked = call('EXISTS', K_BLOCKED) == 1 end
+    if not any_blocked then return false end
+    local blocked_until = call('ZSCORE', K_BLOCKED, code)
+    return blocked_until ~= false and tonumber(blocked_until) > NOW
 end
 
 -- Puts a partition in the index of eligible partitions, or takes it out, from its current state.
 local function refresh(code)
-    local turn = call('HGET', K_TURNS, code)
+    local turn = turn_of(code)
     local m, r
-    if turn and call('HEXISTS', K_LOCKS, code) == 0 then
-        local blocked_until = call('ZSCORE', K_BLOCKED, code)
-        if not blocked_until or tonumber(blocked_until) <= NOW then
-            m, r = part_head(code)
-        end
+    if turn and not (is_ordered(code) and call('HEXISTS', K_LOCKS, code) == 1) and not is_blocked(code) then
+        m, r = part_head(code)
     end
     if m and r.ready <= NOW then
-        call('ZADD', K_READY, (1000 - r.priority) * PRIORITY_SPAN + tonumber(turn), code)
+        call('ZADD', K_READY, (1000 - r.priority) * PRIORITY_SPAN + turn, code)
     else
         call('ZREM', K_READY, code)
     end
@@ -295,8 +371,9 @@ local function promote_due()
     end
     if #due > 0 then call('ZREMRANGEBYRANK', K_DELAYED, 0, #due - 1) end
     for _, code in ipairs(call('ZRANGEBYSCORE', K_WAKE, '-inf', NOW)) do touch(code) end
-    for _, code in ipairs(call('ZRANGEBYSCORE', K_BLOCKED, '-inf', NOW)) do touch(code) end
-    call('ZREMRANGEBYSCORE', K_BLOCKED, '-inf', NOW)
+    local unblocked = call('ZRANGEBYSCORE', K_BLOCKED, '-inf', NOW)
+    for _, code in ipairs(unblocked) do touch(code) end
+    if #unblocked > 0 then call('ZREMRANGEBYRANK', K_BLOCKED, 0, #unblocked - 1) end
 end
 
 local function readyat_add(t)
@@ -316,9 +393,9 @@ local function put_waiting(id, r)
     save(id, r)
     local code = r.code
     if call('HINCRBY', K_SIZES, code, 1) == 1 then
-        call('HSET', K_TURNS, code, next_counter('turn'))
+        set_turn(code, next_counter('turn'))
     end
-    call('HINCRBY', K_META, 'waiting', 1)
+    count('waiting', 1)
     readyat_add(r.ready)
     if r.ready > NOW then call('ZADD', K_DELAYED, r.ready, id) end
     if r.ready <= NOW or is_ordered(code) then part_insert(code, member(r, id)) end
@@ -326,11 +403,17 @@ local function put_waiting(id, r)
 end
 
 -- A waiting task leaves its partition (taken or cancelled); the caller has removed its member.
+-- Returns whether the partition still exists.
 local function leave_waiting(r)
-    call('HINCRBY', K_META, 'waiting', -1)
+    count('waiting', -1)
     readyat_remove(r.ready)
-    if call('HINCRBY', K_SIZES, r.code, -1) <= 0 then drop_partition(r.code) end
+    forget(r.code)
     touch(r.code)
+    if call('HINCRBY', K_SIZES, r.code, -1) <= 0 then
+        drop_partition(r.code)
+        return false
+    end
+    return true
 end
 
 -- An in-flight task leaves the consumer's hands (its record is rewritten by the caller).
@@ -352,13 +435,14 @@ local function bury(id, r, reason)
     r.state, r.at, r.holder, r.error = STATE_DEAD, NOW, nil, reason
     save(id, r)
     call('ZADD', K_DEAD, next_counter('deadSeq'), id)
-    call('HINCRBY', K_META, 'deadLetteredTotal', 1)
+    count('deadLetteredTotal', 1)
 end
 
 -- Recomputes every partition touched by this call and wakes a blocked consumer if work is waiting.
 local function finish()
     for _, code in ipairs(touched_order) do refresh(code) end
     touched, touched_order = {}, {}
+    save_counters()
     if call('ZCARD', K_READY) > 0 and call('EXISTS', K_SIGNAL) == 0 then
         call('RPUSH', K_SIGNAL, 1)
     end

@@ -26,10 +26,11 @@ local reply = { -1 }
 local held = consumer_key(consumer)
 local taken = 0
 
+-- Returns whether the partition still exists.
 local function take(code, m, r, from_run)
     local id = member_id(m)
     part_pop(code, m, from_run)
-    leave_waiting(r)
+    local remains = leave_waiting(r)
     r.attempts = r.attempts + 1
     r.state, r.at, r.holder = STATE_IN_FLIGHT, NOW, consumer
     local record = encode(r)
@@ -40,25 +41,35 @@ local function take(code, m, r, from_run)
     reply[#reply + 1] = id
     reply[#reply + 1] = record
     taken = taken + 1
+    return remains
 end
 
+-- The partition was eligible, so it is neither blocked nor locked: only its head and turn change.
 while taken < max do
     local code = call('ZRANGE', K_READY, 0, 0)[1]
     if not code then break end
+    local remains
     if is_ordered(code) then
         while taken < max do
             local m, r, from_run = part_head(code)
             if not m or r.ready > NOW then break end
-            take(code, m, r, from_run)
+            remains = take(code, m, r, from_run)
         end
         call('HSET', K_LOCKS, code, consumer)
     else
-        local m, r, from_run = part_head(code)
-        take(code, m, r, from_run)
+        remains = take(code, part_head(code))
     end
     local turn = next_counter('turn')
-    if call('HEXISTS', K_TURNS, code) == 1 then call('HSET', K_TURNS, code, turn) end
-    refresh(code)
+    local m, r
+    if remains then
+        set_turn(code, turn)
+        if not is_ordered(code) then m, r = part_head(code) end
+    end
+    if m then
+        call('ZADD', K_READY, (1000 - r.priority) * PRIORITY_SPAN + turn, code)
+    else
+        call('ZREM', K_READY, code) -- emptied, only delayed tasks left, or locked
+    end
 end
 
 local next_due

@@ -15,8 +15,10 @@ for i = FIRST_TASK, #ARGV, 2 do
     end
 end
 
+local remembers_acks = call('EXISTS', K_ACKED) == 1
 local function is_duplicate(id)
     if call('HEXISTS', K_TASKS, id) == 1 then return true end
+    if not remembers_acks then return false end
     local free_at = call('ZSCORE', K_ACKED, id)
     if not free_at then return false end
     if tonumber(free_at) > NOW then return true end
@@ -42,6 +44,6 @@ for i = FIRST_TASK, #ARGV, 2 do
         reply[#reply + 1] = 1
     end
 end
-if created > 0 then call('HINCRBY', K_META, 'publishedTotal', created) end
+if created > 0 then count('publishedTotal', created) end
 finish()
 return reply

@@ -45,14 +45,15 @@ if s.processing_timeout > 0 then
     local reason = 'processing timed out after ' .. int(s.processing_timeout) .. ' ms'
     local overdue = {}
     for _, id in ipairs(call('ZRANGEBYSCORE', K_LEASED, '-inf', NOW - s.processing_timeout)) do
-        overdue[#overdue + 1] = { id = id, seq = load(id).seq }
+        overdue[#overdue + 1] = { id = id, m = member(load(id), id) }
     end
-    table.sort(overdue, function(a, b) return a.seq < b.seq end)
+    -- key order: within an ordered batch the first task by key is the one that timed out
+    table.sort(overdue, function(a, b) return member_before(a.m, b.m) end)
     for _, o in ipairs(overdue) do
         local r = load(o.id)
         if r and r.state == STATE_IN_FLIGHT then -- not already returned with an earlier task of its batch
             timed_out = timed_out + 1
-            local holder, m = r.holder, member(r, o.id)
+            local holder, m = r.holder, o.m
             leave_flight(o.id, r, m)
             take_back_crashed(o.id, r, reason)
             if is_ordered(r.code) then

@@ -5,6 +5,7 @@ local code = ARGV[2]
 
 NOW = clock_now(clock)
 call('ZREM', K_BLOCKED, code)
+any_blocked = nil
 touch(code)
 finish()
 return 1

@@ -1,0 +1,65 @@
+package io.ordo.runtime.worker;
+
+import io.ordo.domain.InvalidInputException;
+import io.ordo.domain.Validate;
+import io.ordo.ports.Reasons;
+import io.ordo.ports.Rejection;
+
+import java.time.Duration;
+
+/**
+ * What a handler says about a task, as a value: done, try again later, give up, or slow down.
+ * An exception thrown by the handler means "try again with the worker's backoff".
+ */
+public sealed interface Outcome {
+    /** Done: the task is acked and gone. */
+    static Outcome success() {
+        return Success.INSTANCE;
+    }
+
+    /** Try again after {@code delay} (instead of the worker's backoff); the attempt counts. */
+    static Outcome retryAfter(Duration delay, String reason) {
+        return new RetryAfter(delay, reason);
+    }
+
+    /** Never retry: the task becomes a dead letter carrying {@code reason} at once. */
+    static Outcome fail(String reason) {
+        return new Fail(reason);
+    }
+
+    /**
+     * A downstream limit was hit: the task goes back unprocessed and its whole partition delivers
+     * nothing for {@code blockFor}. The attempt does not count (docs/decisions/worker-rate-limits.md).
+     */
+    static Outcome rateLimited(Duration blockFor, String reason) {
+        return new RateLimited(blockFor, reason);
+    }
+
+    /** The handler did its work. */
+    enum Success implements Outcome {
+        INSTANCE
+    }
+
+    record RetryAfter(Duration delay, String reason) implements Outcome {
+        public RetryAfter {
+            Validate.duration("delay", delay, Rejection.MAX_DURATION);
+            reason = Reasons.truncate(reason);
+        }
+    }
+
+    record Fail(String reason) implements Outcome {
+        public Fail {
+            reason = Reasons.truncate(reason);
+        }
+    }
+
+    record RateLimited(Duration blockFor, String reason) implements Outcome {
+        public RateLimited {
+            Validate.duration("blockFor", blockFor, Rejection.MAX_DURATION);
+            if (blockFor.isZero()) {
+                throw new InvalidInputException("blockFor", "must be positive to block the partition");
+            }
+            reason = Reasons.truncate(reason);
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package io.ordo.runtime.worker;
+
+import io.ordo.domain.ConsumerId;
+import io.ordo.domain.Lease;
+import io.ordo.domain.Partition;
+import io.ordo.domain.Task;
+import io.ordo.domain.TaskId;
+
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+
+/** The delivery a handler is working on: which task, which attempt, and whether the worker is stopping. */
+public final class TaskContext {
+    private final Lease lease;
+    private final BooleanSupplier stopping;
+
+    TaskContext(Lease lease, BooleanSupplier stopping) {
+        this.lease = lease;
+        this.stopping = stopping;
+    }
+
+    public TaskId id() {
+        return lease.id();
+    }
+
+    public Partition partition() {
+        return lease.partition();
+    }
+
+    /** 1 on the first delivery, 2 on the first retry, and so on. */
+    public int attempt() {
+        return lease.task().attempts();
+    }
+
+    public Map<String, String> headers() {
+        return lease.task().headers();
+    }
+
+    /** Why the previous attempt failed, if one did. */
+    public Optional<String> lastError() {
+        return lease.task().lastErrorIfAny();
+    }
+
+    /** The consumer holding the task. */
+    public ConsumerId consumer() {
+        return lease.consumer();
+    }
+
+    /** The whole task as the queue delivered it. */
+    public Task task() {
+        return lease.task();
+    }
+
+    /**
+     * True once the worker is shutting down: a long handler may stop early and throw, and its task
+     * is retried; a handler that finishes within the grace period is acked as usual.
+     */
+    public boolean isStopping() {
+        return stopping.getAsBoolean();
+    }
+}

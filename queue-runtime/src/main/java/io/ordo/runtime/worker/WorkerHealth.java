@@ -1,0 +1,21 @@
+package io.ordo.runtime.worker;
+
+/**
+ * A worker's health for probes. {@code live}: the worker runs (also while the backend is down:
+ * restarting would not help). {@code ready}: it runs and the backend answers.
+ */
+public record WorkerHealth(Worker.State state, boolean backendReachable, int heldTasks) {
+    public boolean live() {
+        return state == Worker.State.NEW || state == Worker.State.RUNNING;
+    }
+
+    public boolean ready() {
+        return state == Worker.State.RUNNING && backendReachable;
+    }
+
+    /** One line for a probe's body. */
+    public String describe() {
+        return "state " + state.name().toLowerCase(java.util.Locale.ROOT) + ", backend "
+                + (backendReachable ? "reachable" : "unreachable") + ", " + heldTasks + " held";
+    }
+}

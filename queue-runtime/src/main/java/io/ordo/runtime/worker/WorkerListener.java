@@ -1,0 +1,51 @@
+package io.ordo.runtime.worker;
+
+import io.ordo.domain.Lease;
+
+import java.time.Duration;
+
+/**
+ * Hears what a worker does; metrics, progress displays and task logs are listeners. Called on the
+ * worker's threads, so an implementation must be quick and thread-safe and must not throw.
+ */
+public interface WorkerListener {
+    /** The worker has started fetching. */
+    default void started(Worker<?> worker) {
+    }
+
+    /** A handler is about to run for this delivery. */
+    default void taskStarted(Lease lease) {
+    }
+
+    /** A handler returned (or threw) after {@code took}; {@code error} is present when it threw. */
+    default void handlerFinished(Lease lease, Outcome outcome, Throwable error, Duration took) {
+    }
+
+    /** A task left the worker's hands. */
+    default void taskSettled(Lease lease, Settlement settlement) {
+    }
+
+    /** A fetch returned {@code count} tasks (possibly none) after {@code took}. */
+    default void fetched(int count, Duration took) {
+    }
+
+    /** A fetch failed; the next one is tried after {@code retryIn}. */
+    default void fetchFailed(RuntimeException error, Duration retryIn) {
+    }
+
+    /** The backend stopped answering (called once per outage, not per failed call). */
+    default void backendDown(RuntimeException error) {
+    }
+
+    /** The backend answers again after an outage of {@code outage}. */
+    default void backendUp(Duration outage) {
+    }
+
+    /** Shutdown began: no more fetching. */
+    default void stopping() {
+    }
+
+    /** Shutdown is over: nothing is held, nothing runs. */
+    default void stopped() {
+    }
+}

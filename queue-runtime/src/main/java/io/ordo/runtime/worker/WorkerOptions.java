@@ -1,0 +1,196 @@
+package io.ordo.runtime.worker;
+
+import io.ordo.domain.ConsumerId;
+import io.ordo.domain.InvalidInputException;
+import io.ordo.domain.RetryPolicy;
+import io.ordo.domain.Validate;
+import io.ordo.ports.TaskStore;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * How a worker runs. {@code WorkerOptions.create()} takes the defaults; {@code builder()} changes some.
+ *
+ * <ul>
+ * <li>{@code concurrency}: handler threads. Regular tasks run in parallel on them; an ordered batch
+ *     runs on one of them, task after task.</li>
+ * <li>{@code prefetch}: the most tasks the worker holds at once, running or waiting for a thread
+ *     (at least {@code concurrency}; default twice it).</li>
+ * <li>{@code retryPolicy}: the backoff before retrying a task whose handler threw.</li>
+ * <li>{@code gracePeriod}: how long shutdown waits for running handlers.</li>
+ * <li>{@code fetchWait}: how long one fetch waits for work; also the longest shutdown waits for a
+ *     fetch in progress.</li>
+ * <li>{@code heartbeatInterval}, {@code reaperInterval}: default a third of the queue's heartbeat TTL.</li>
+ * <li>{@code outageBackoff}: the pauses between attempts to reach an unreachable backend.</li>
+ * </ul>
+ */
+public final class WorkerOptions {
+    public static final int DEFAULT_CONCURRENCY = 4;
+    public static final RetryPolicy DEFAULT_RETRY_POLICY = RetryPolicy.DEFAULT;
+    public static final Duration DEFAULT_GRACE_PERIOD = Duration.ofSeconds(30);
+    public static final Duration DEFAULT_FETCH_WAIT = Duration.ofSeconds(1);
+    public static final RetryPolicy DEFAULT_OUTAGE_BACKOFF =
+            new RetryPolicy(Duration.ofMillis(100), 2.0, Duration.ofSeconds(5), 0.5);
+    public static final int MAX_CONCURRENCY = 1000;
+    private static final Duration LONGEST_INTERVAL = Duration.ofHours(1);
+
+    private final ConsumerId consumer;
+    private final int concurrency;
+    private final int prefetch;
+    private final RetryPolicy retryPolicy;
+    private final Duration gracePeriod;
+    private final Duration fetchWait;
+    private final Duration heartbeatInterval;
+    private final Duration reaperInterval;
+    private final RetryPolicy outageBackoff;
+
+    private WorkerOptions(Builder builder) {
+        consumer = builder.consumer != null ? builder.consumer : ConsumerNames.forThisProcess();
+        concurrency = Validate.range("concurrency", builder.concurrency, 1, MAX_CONCURRENCY);
+        int wanted = builder.prefetch != null ? builder.prefetch : Math.min(2 * concurrency, TaskStore.MAX_CONSUME);
+        prefetch = Validate.range("prefetch", wanted, 1, TaskStore.MAX_CONSUME);
+        if (prefetch < concurrency) {
+            throw new InvalidInputException("prefetch",
+                    "must be at least the concurrency " + concurrency + " (a thread without a task idles), was " + prefetch);
+        }
+        retryPolicy = Validate.notNull("retryPolicy", builder.retryPolicy);
+        gracePeriod = Validate.duration("gracePeriod", builder.gracePeriod, LONGEST_INTERVAL);
+        fetchWait = Validate.duration("fetchWait", builder.fetchWait, TaskStore.MAX_WAIT);
+        heartbeatInterval = positiveOrNull("heartbeatInterval", builder.heartbeatInterval);
+        reaperInterval = positiveOrNull("reaperInterval", builder.reaperInterval);
+        outageBackoff = Validate.notNull("outageBackoff", builder.outageBackoff);
+    }
+
+    public static WorkerOptions create() {
+        return builder().build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public ConsumerId consumer() {
+        return consumer;
+    }
+
+    public int concurrency() {
+        return concurrency;
+    }
+
+    public int prefetch() {
+        return prefetch;
+    }
+
+    public RetryPolicy retryPolicy() {
+        return retryPolicy;
+    }
+
+    public Duration gracePeriod() {
+        return gracePeriod;
+    }
+
+    public Duration fetchWait() {
+        return fetchWait;
+    }
+
+    /** Set explicitly, or empty for a third of the queue's heartbeat TTL. */
+    public Optional<Duration> heartbeatInterval() {
+        return Optional.ofNullable(heartbeatInterval);
+    }
+
+    /** Set explicitly, or empty for a third of the queue's heartbeat TTL. */
+    public Optional<Duration> reaperInterval() {
+        return Optional.ofNullable(reaperInterval);
+    }
+
+    public RetryPolicy outageBackoff() {
+        return outageBackoff;
+    }
+
+    @Override
+    public String toString() {
+        return "WorkerOptions[consumer=" + consumer + ", concurrency=" + concurrency + ", prefetch=" + prefetch
+                + ", retryPolicy=" + retryPolicy + ", gracePeriod=" + gracePeriod + ", fetchWait=" + fetchWait + "]";
+    }
+
+    private static Duration positiveOrNull(String field, Duration value) {
+        if (value == null) {
+            return null;
+        }
+        Validate.duration(field, value, LONGEST_INTERVAL);
+        if (value.toMillis() < 1) {
+            throw new InvalidInputException(field, "must be at least 1 ms, was " + value);
+        }
+        return value;
+    }
+
+    public static final class Builder {
+        private ConsumerId consumer;
+        private int concurrency = DEFAULT_CONCURRENCY;
+        private Integer prefetch;
+        private RetryPolicy retryPolicy = DEFAULT_RETRY_POLICY;
+        private Duration gracePeriod = DEFAULT_GRACE_PERIOD;
+        private Duration fetchWait = DEFAULT_FETCH_WAIT;
+        private Duration heartbeatInterval;
+        private Duration reaperInterval;
+        private RetryPolicy outageBackoff = DEFAULT_OUTAGE_BACKOFF;
+
+        private Builder() {
+        }
+
+        /** The consumer name (default: host name and process id, see {@link ConsumerNames}). */
+        public Builder consumer(ConsumerId value) {
+            consumer = value;
+            return this;
+        }
+
+        public Builder consumer(String value) {
+            return consumer(ConsumerId.of(value));
+        }
+
+        public Builder concurrency(int value) {
+            concurrency = value;
+            return this;
+        }
+
+        public Builder prefetch(int value) {
+            prefetch = value;
+            return this;
+        }
+
+        public Builder retryPolicy(RetryPolicy value) {
+            retryPolicy = value;
+            return this;
+        }
+
+        public Builder gracePeriod(Duration value) {
+            gracePeriod = value;
+            return this;
+        }
+
+        public Builder fetchWait(Duration value) {
+            fetchWait = value;
+            return this;
+        }
+
+        public Builder heartbeatInterval(Duration value) {
+            heartbeatInterval = value;
+            return this;
+        }
+
+        public Builder reaperInterval(Duration value) {
+            reaperInterval = value;
+            return this;
+        }
+
+        public Builder outageBackoff(RetryPolicy value) {
+            outageBackoff = value;
+            return this;
+        }
+
+        public WorkerOptions build() {
+            return new WorkerOptions(this);
+        }
+    }
+}
