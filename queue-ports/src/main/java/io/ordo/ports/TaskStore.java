@@ -19,7 +19,13 @@ import java.util.Optional;
  * atomic step on the backend. Expected outcomes come back as values; exceptions mean bad input
  * ({@link io.ordo.domain.InvalidInputException}, nothing written) or broken infrastructure
  * ({@link QueueUnavailableException}, {@link QueueDataException}, {@link QueueCapacityException}).
- * Maps returned by the multi-id operations iterate in the order of the ids given.
+ * Maps returned by the multi-id operations iterate in the order of the ids given (tasks returned
+ * with their ordered batch follow, in key order).
+ *
+ * <p>An {@link io.ordo.domain.InvalidInputException} names the parameter at fault as declared here
+ * ({@code consumer}, {@code max}, {@code wait}, {@code ids}, {@code ids[i]}, {@code rejection},
+ * {@code partition}, {@code duration}, {@code ttl}, {@code id}, {@code offset}, {@code limit},
+ * {@code settings}), or the task at fault in a batch ({@code tasks[i]}, {@code tasks[i].payload}).
  */
 public interface TaskStore {
     /** Largest {@code max} a consume may ask for. */

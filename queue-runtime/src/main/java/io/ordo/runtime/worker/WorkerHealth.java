@@ -6,7 +6,7 @@ package io.ordo.runtime.worker;
  */
 public record WorkerHealth(Worker.State state, boolean backendReachable, int heldTasks) {
     public boolean live() {
-        return state == Worker.State.NEW || state == Worker.State.RUNNING;
+        return state != Worker.State.STOPPED && state != Worker.State.FAILED;
     }
 
     public boolean ready() {
