@@ -28,6 +28,7 @@ import java.util.function.Supplier;
  */
 final class LettuceTransport implements RedisTransport {
     private static final String NOT_CONNECTED = "Currently not connected";
+    private static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(2);
 
     private final RedisOptions options;
     private final RedisClient client;
@@ -87,7 +88,7 @@ final class LettuceTransport implements RedisTransport {
         if (shared != null) {
             shared.close();
         }
-        client.shutdown();
+        client.shutdown(Duration.ZERO, SHUTDOWN_TIMEOUT); // no quiet period: every command has been answered
     }
 
     private StatefulRedisConnection<byte[], byte[]> shared() {

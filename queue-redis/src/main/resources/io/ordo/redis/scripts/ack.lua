@@ -5,7 +5,7 @@ local clock = ARGV[1]
 local consumer = ARGV[2]
 local FIRST_ID = 3
 
-NOW = clock_now(clock)
+local NOW = start(clock)
 local window = settings().dedup_window
 call('ZREMRANGEBYSCORE', K_ACKED, '-inf', NOW)
 local reply = {}

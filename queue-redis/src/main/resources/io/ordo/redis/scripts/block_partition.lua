@@ -4,9 +4,9 @@ local clock = ARGV[1]
 local code = ARGV[2]
 local duration = tonumber(ARGV[3])
 
-NOW = clock_now(clock)
+local NOW = start(clock)
 call('ZADD', K_BLOCKED, NOW + duration, code)
-any_blocked = nil
+O.any_blocked = nil
 touch(code)
 finish()
 return 1

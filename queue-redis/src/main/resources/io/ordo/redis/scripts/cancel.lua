@@ -3,7 +3,7 @@
 local clock = ARGV[1]
 local FIRST_ID = 2
 
-NOW = clock_now(clock)
+local NOW = start(clock)
 local reply = {}
 for i = FIRST_ID, #ARGV do
     local id = ARGV[i]
@@ -15,7 +15,7 @@ for i = FIRST_ID, #ARGV do
     else
         if r.state == STATE_WAITING then
             -- a list member stays behind and is dropped when it reaches the front
-            call('ZREM', rest_key(r.code), member(r, id))
+            if call('ZREM', rest_key(r.code), member(r, id)) == 1 then count('rest', -1) end
             call('ZREM', K_DELAYED, id)
             leave_waiting(r)
         else

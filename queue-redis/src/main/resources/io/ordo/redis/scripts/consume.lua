@@ -8,7 +8,7 @@ local clock = ARGV[1]
 local consumer = ARGV[2]
 local max = tonumber(ARGV[3])
 
-NOW = clock_now(clock)
+local NOW = start(clock)
 local expires_at = NOW + settings().heartbeat_ttl
 local current = call('ZSCORE', K_CONSUMERS, consumer)
 if not current or tonumber(current) < expires_at then
@@ -19,8 +19,8 @@ if call('HEXISTS', K_META, 'paused') == 1 then
 end
 
 promote_due()
-for _, code in ipairs(touched_order) do refresh(code) end
-touched, touched_order = {}, {}
+for _, code in ipairs(O.touched_order) do refresh(code) end
+O.touched, O.touched_order = {}, {}
 
 local reply = { -1 }
 local held = consumer_key(consumer)
@@ -78,6 +78,6 @@ for _, key in ipairs({ K_DELAYED, K_WAKE, K_BLOCKED }) do
     if first and (not next_due or tonumber(first) < next_due) then next_due = tonumber(first) end
 end
 if next_due then reply[1] = math.max(next_due - NOW, 0) end
-touched, touched_order = {}, {}
+O.touched, O.touched_order = {}, {}
 finish()
 return reply

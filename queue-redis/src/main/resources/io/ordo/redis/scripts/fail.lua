@@ -6,7 +6,7 @@ local consumer = ARGV[2]
 local reason = ARGV[3]
 local FIRST_ID = 4
 
-NOW = clock_now(clock)
+local NOW = start(clock)
 local reply = {}
 for i = FIRST_ID, #ARGV do
     local id = ARGV[i]

@@ -3,5 +3,5 @@
 local clock = ARGV[1]
 local id = ARGV[2]
 
-NOW = clock_now(clock)
+local NOW = start(clock)
 return { NOW, call('HGET', K_TASKS, id) }

@@ -4,6 +4,6 @@ local clock = ARGV[1]
 local consumer = ARGV[2]
 local ttl = tonumber(ARGV[3])
 
-NOW = clock_now(clock)
+local NOW = start(clock)
 call('ZADD', K_CONSUMERS, NOW + ttl, consumer)
 return 1

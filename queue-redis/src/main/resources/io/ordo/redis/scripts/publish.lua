@@ -6,7 +6,7 @@
 local clock = ARGV[1]
 local FIRST_TASK = 2 -- then per task: id, blob = priority+1000 (2) delayMs (6) payloadBytes (4) tail
 
-NOW = clock_now(clock)
+local NOW = start(clock)
 local limit = settings().max_payload
 for i = FIRST_TASK, #ARGV, 2 do
     local size = struct.unpack('>I4', ARGV[i + 1], 9)

@@ -4,7 +4,7 @@
 -- Reply: {returned, dead-lettered, timed out, dead consumer names...}.
 local clock = ARGV[1]
 
-NOW = clock_now(clock)
+local NOW = start(clock)
 local s = settings()
 local returned, buried, timed_out = 0, 0, 0
 

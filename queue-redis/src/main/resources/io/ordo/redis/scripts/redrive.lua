@@ -3,7 +3,7 @@
 local clock = ARGV[1]
 local FIRST_ID = 2
 
-NOW = clock_now(clock)
+local NOW = start(clock)
 local reply = {}
 for i = FIRST_ID, #ARGV do
     reply[#reply + 1] = redrive(ARGV[i]) and 1 or 0

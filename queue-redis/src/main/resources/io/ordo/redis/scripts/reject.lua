@@ -8,7 +8,7 @@ local reason = ARGV[4]
 local block_for = tonumber(ARGV[5])
 local FIRST_ID = 6
 
-NOW = clock_now(clock)
+local NOW = start(clock)
 local max_attempts = settings().max_attempts
 local ids = {}
 for i = FIRST_ID, #ARGV do ids[#ids + 1] = ARGV[i] end
@@ -31,7 +31,7 @@ end)
 if block_for > 0 then
     for _, r in pairs(named) do
         call('ZADD', K_BLOCKED, 'GT', NOW + block_for, r.code)
-        any_blocked = nil
+        O.any_blocked = nil
         touch(r.code)
     end
 end

@@ -2,7 +2,7 @@
 -- Delivers again after a pause, and wakes a blocked consumer if work is waiting.
 local clock = ARGV[1]
 
-NOW = clock_now(clock)
+local NOW = start(clock)
 call('HDEL', K_META, 'paused')
 finish()
 return 1

@@ -3,7 +3,7 @@
 -- live consumers, oldest due age, published, acked, dead-lettered, paused}.
 local clock = ARGV[1]
 
-NOW = clock_now(clock)
+local NOW = start(clock)
 local counters = call('HMGET', K_META, 'waiting', 'publishedTotal', 'ackedTotal', 'deadLetteredTotal', 'paused')
 local waiting = tonumber(counters[1]) or 0
 local delayed = call('ZCOUNT', K_DELAYED, '(' .. int(NOW), '+inf')

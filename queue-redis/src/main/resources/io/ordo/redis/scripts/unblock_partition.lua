@@ -3,9 +3,9 @@
 local clock = ARGV[1]
 local code = ARGV[2]
 
-NOW = clock_now(clock)
+local NOW = start(clock)
 call('ZREM', K_BLOCKED, code)
-any_blocked = nil
+O.any_blocked = nil
 touch(code)
 finish()
 return 1

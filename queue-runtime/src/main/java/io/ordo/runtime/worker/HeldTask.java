@@ -30,6 +30,11 @@ final class HeldTask {
         return state.compareAndSet(State.RUNNING, State.DONE);
     }
 
+    /** Takes a task whose handler outlived the grace period, to return it. */
+    boolean claimRunning() {
+        return state.compareAndSet(State.RUNNING, State.DONE);
+    }
+
     /** Takes a task that never started, to return it or settle it with its batch. */
     boolean claimQueued() {
         return state.compareAndSet(State.QUEUED, State.DONE);

@@ -1,0 +1,218 @@
+'use strict';
+// The BullMQ side of Ordo's benchmark harness. The Java harness starts this process once per run and
+// sends one JSON request per line on stdin; each answer is one JSON line on stdout (logs go to stderr).
+// Every request opens its own Queue/Worker and closes them before answering, so the harness can
+// FLUSHALL between requests. The workloads mirror queue-benchmarks' JavaSubject (BENCHMARKS.md).
+const { Queue, Worker } = require('bullmq');
+const readline = require('readline');
+const threads = require('worker_threads');
+
+const QUEUE = 'bench';
+const PARTITIONS = 1000;
+const PRELOAD_BATCH = 1000;
+
+const connection = (port) => ({ host: '127.0.0.1', port, maxRetriesPerRequest: null });
+// Monotonic nanoseconds from an origin shared with the publisher thread (hrtime is one clock per machine).
+const clockFrom = (origin) => () => Number(process.hrtime.bigint() - origin);
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// The same ~100-byte JSON object as the Java contenders publish (BenchPayload): stored as one job's data.
+function payload(i, t) {
+  const pad = (n, width) => String(n).padStart(width, '0');
+  return { i: pad(i, 10), p: pad(i % PARTITIONS, 7), k: pad(Math.floor(i / PARTITIONS), 7), t: pad(t, 19),
+    cust: 'c-42', amount: 1999 };
+}
+
+function percentile(sorted, p) {
+  if (sorted.length === 0) return 0;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(Math.max(rank, 1), sorted.length) - 1];
+}
+
+async function withQueue(port, body) {
+  const queue = new Queue(QUEUE, { connection: connection(port) });
+  await queue.waitUntilReady();
+  try {
+    return await body(queue);
+  } finally {
+    await queue.close();
+  }
+}
+
+async function addInBatches(queue, from, count, batch, now) {
+  for (let start = from; start < from + count; start += batch) {
+    const jobs = [];
+    for (let i = start; i < Math.min(start + batch, from + count); i++) {
+      jobs.push({ name: 't', data: payload(i, now()) });
+    }
+    await queue.addBulk(jobs);
+  }
+}
+
+// A worker that handles every job with a no-op and keeps the harness's exactly-once bookkeeping;
+// completed jobs are removed, as an ack removes a task in Ordo.
+function startWorker(port, concurrency, tasks, now, onHandle) {
+  const seen = new Uint8Array(tasks);
+  const state = { handled: 0, duplicates: 0, completed: 0, failed: 0, lastCompletion: 0 };
+  let finish;
+  state.done = new Promise((resolve) => { finish = resolve; });
+  const worker = new Worker(QUEUE, async (job) => {
+    const i = Number(job.data.i);
+    if (onHandle) onHandle(job, i);
+    if (seen[i]++) state.duplicates++; else state.handled++;
+  }, {
+    connection: connection(port), concurrency, removeOnComplete: { count: 0 }, removeOnFail: { count: 100000 },
+  });
+  worker.on('completed', () => {
+    state.completed++;
+    state.lastCompletion = now();
+    if (state.completed + state.failed >= tasks) finish();
+  });
+  worker.on('failed', () => {
+    state.failed++;
+    if (state.completed + state.failed >= tasks) finish();
+  });
+  worker.on('error', (error) => console.error('bullmq worker error:', error.message));
+  return { worker, state };
+}
+
+async function awaitDone(state, tasks, timeoutMs) {
+  const timeout = sleep(timeoutMs).then(() => 'timeout');
+  if ((await Promise.race([state.done, timeout])) === 'timeout') {
+    throw new Error(`only ${state.completed} of ${tasks} jobs completed within ${timeoutMs} ms`);
+  }
+}
+
+function exactlyOnce(state, tasks) {
+  return { handled: state.handled, duplicates: state.duplicates, completed: state.completed, failed: state.failed,
+    missing: tasks - state.handled };
+}
+
+const operations = {
+  async hello() {
+    return { bullmq: require('bullmq/package.json').version, node: process.version };
+  },
+
+  async P1({ port, seconds }) {
+    const now = clockFrom(process.hrtime.bigint());
+    return withQueue(port, async (queue) => {
+      const start = now();
+      const end = start + seconds * 1e9;
+      let published = 0;
+      while (now() < end) {
+        await queue.add('t', payload(published, now()));
+        published++;
+      }
+      return { tasksPerSecond: published / ((now() - start) / 1e9) };
+    });
+  },
+
+  async P2({ port, tasks, batch }) {
+    const now = clockFrom(process.hrtime.bigint());
+    return withQueue(port, async (queue) => {
+      const start = now();
+      await addInBatches(queue, 0, tasks, batch, now);
+      return { tasksPerSecond: tasks / ((now() - start) / 1e9) };
+    });
+  },
+
+  async fill({ port, from, tasks }) {
+    const now = clockFrom(process.hrtime.bigint());
+    await withQueue(port, (queue) => addInBatches(queue, from, tasks, PRELOAD_BATCH, now));
+    return {};
+  },
+
+  async drain({ port, tasks, concurrency }) {
+    const now = clockFrom(process.hrtime.bigint());
+    const start = now();
+    const { worker, state } = startWorker(port, concurrency, tasks, now);
+    await awaitDone(state, tasks, 60000 + tasks);
+    await worker.close();
+    const left = await withQueue(port, (queue) => queue.getJobCounts('wait', 'active', 'delayed', 'completed'));
+    return { tasksPerSecond: tasks / ((state.lastCompletion - start) / 1e9), ...exactlyOnce(state, tasks), left };
+  },
+
+  // Publishes one job per call on a fixed schedule from a thread of its own while the worker here handles them.
+  async latency({ port, rate, seconds, concurrency }) {
+    const origin = process.hrtime.bigint();
+    const now = clockFrom(origin);
+    const tasks = Math.floor(rate * seconds);
+    const latencies = new Float64Array(tasks);
+    const { worker, state } = startWorker(port, concurrency, tasks, now,
+      (job, i) => { latencies[i] = now() - Number(job.data.t); });
+    await worker.waitUntilReady();
+    await sleep(300);
+    const publisher = new threads.Worker(__filename, { workerData: { port, rate, tasks, origin: origin.toString() } });
+    const published = await new Promise((resolve, reject) => {
+      publisher.once('message', resolve);
+      publisher.once('error', reject);
+    });
+    await awaitDone(state, tasks, 60000 + tasks);
+    await worker.close();
+    const sorted = Array.from(latencies).sort((a, b) => a - b);
+    const ms = (p) => percentile(sorted, p) / 1e6;
+    return { p50: ms(50), p99: ms(99), p999: ms(99.9), publishRate: tasks / published.seconds,
+      ...exactlyOnce(state, tasks) };
+  },
+
+  async 'idle-start'({ port, concurrency }) {
+    idle = new Worker(QUEUE, async () => {}, { connection: connection(port), concurrency });
+    await idle.waitUntilReady();
+    return {};
+  },
+
+  async 'idle-stop'() {
+    await idle.close();
+    idle = undefined;
+    return {};
+  },
+};
+let idle;
+
+// The publisher thread of the latency workload: open loop, so a slow add never delays the ones after it.
+async function publishOnSchedule({ port, rate, tasks, origin }) {
+  const now = clockFrom(BigInt(origin));
+  const queue = new Queue(QUEUE, { connection: connection(port) });
+  await queue.waitUntilReady();
+  const interval = 1e9 / rate;
+  const start = now() + 1e6;
+  const pending = [];
+  for (let i = 0; i < tasks; i++) {
+    const ahead = start + i * interval - now();
+    if (ahead > 1e6) await sleep(Math.floor(ahead / 1e6));
+    pending.push(queue.add('t', payload(i, now())));
+  }
+  await Promise.all(pending);
+  const seconds = (now() - start) / 1e9;
+  await queue.close();
+  threads.parentPort.postMessage({ seconds });
+}
+
+async function serve() {
+  const port = Number(process.env.REDIS_PORT);
+  const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
+  for await (const line of lines) {
+    if (!line.trim()) continue;
+    let answer;
+    try {
+      const request = JSON.parse(line);
+      if (request.op === 'quit') break;
+      const operation = operations[request.op];
+      if (!operation) throw new Error(`unknown op ${request.op}`);
+      answer = { ok: true, ...(await operation({ port, ...request })) };
+    } catch (error) {
+      answer = { ok: false, error: String(error && error.stack || error) };
+    }
+    process.stdout.write(JSON.stringify(answer) + '\n');
+  }
+  process.exit(0);
+}
+
+if (threads.isMainThread) {
+  serve();
+} else {
+  publishOnSchedule(threads.workerData).catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,89 @@
+package io.ordo.benchmarks;
+
+import io.ordo.jedis.JedisTaskStores;
+import io.ordo.lettuce.LettuceTaskStores;
+import io.ordo.redis.RedisOptions;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * Everything the harness measures side by side, each opened on the run's one redis-server (like
+ * Caffeine's CacheType enum of caches). Ordo's two stores, the plain Streams pattern through the same
+ * two clients, and BullMQ through its own Node.js process.
+ */
+enum Contender {
+    ORDO_LETTUCE("Ordo Lettuce") {
+        @Override
+        Subject open(BenchRedis redis, Path bullmqDirectory) {
+            return new JavaSubject(new OrdoQueue(LettuceTaskStores.factory(RedisOptions.create(redis.uri()))),
+                    Mode.Sizes.PREFETCH);
+        }
+    },
+    ORDO_JEDIS("Ordo Jedis") {
+        @Override
+        Subject open(BenchRedis redis, Path bullmqDirectory) {
+            return new JavaSubject(new OrdoQueue(JedisTaskStores.factory(RedisOptions.create(redis.uri()))),
+                    Mode.Sizes.PREFETCH);
+        }
+    },
+    STREAMS_LETTUCE("Streams Lettuce") {
+        @Override
+        Subject open(BenchRedis redis, Path bullmqDirectory) {
+            return new JavaSubject(new StreamsLettuceQueue(redis.uri()), STREAMS_COUNT);
+        }
+    },
+    STREAMS_JEDIS("Streams Jedis") {
+        @Override
+        Subject open(BenchRedis redis, Path bullmqDirectory) {
+            return new JavaSubject(new StreamsJedisQueue(redis.uri()), STREAMS_COUNT);
+        }
+    },
+    BULLMQ("BullMQ") {
+        @Override
+        Subject open(BenchRedis redis, Path bullmqDirectory) {
+            return BullMqSubject.start(bullmqDirectory, redis);
+        }
+    };
+
+    /** The plain Streams consumer reads XREADGROUP COUNT 50 (BENCHMARKS.md): its prefetch. */
+    static final int STREAMS_COUNT = 50;
+
+    private final String label;
+
+    Contender(String label) {
+        this.label = label;
+    }
+
+    abstract Subject open(BenchRedis redis, Path bullmqDirectory);
+
+    String label() {
+        return label;
+    }
+
+    /** The name on the command line: ordo-lettuce, streams-jedis, bullmq. */
+    String cliName() {
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    static Contender fromCliName(String name) {
+        return Arrays.stream(values()).filter(c -> c.cliName().equals(name.trim())).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("unknown contender '" + name + "'; known: "
+                        + String.join(", ", Arrays.stream(values()).map(Contender::cliName).toList())));
+    }
+
+    boolean isOrdo() {
+        return this == ORDO_LETTUCE || this == ORDO_JEDIS;
+    }
+
+    /** The raw Streams contender on the same client as this Ordo store. */
+    Optional<Contender> streamsOnSameClient() {
+        return switch (this) {
+            case ORDO_LETTUCE -> Optional.of(STREAMS_LETTUCE);
+            case ORDO_JEDIS -> Optional.of(STREAMS_JEDIS);
+            default -> Optional.empty();
+        };
+    }
+}

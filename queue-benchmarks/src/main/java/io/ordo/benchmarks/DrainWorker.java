@@ -1,0 +1,129 @@
+package io.ordo.benchmarks;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The consume side of the workloads: one worker with a fetch thread and a pool of handler threads,
+ * holding at most {@code prefetch} tasks at once. Regular tasks run in parallel; an ordered batch runs
+ * task after task on one thread. Each task is acked by its own call as soon as its handler returns,
+ * the way a worker acks each task ("ack each"). The worker runtime's defaults are followed where the
+ * workload says nothing: a fetch waits up to a second, heartbeat and reaper run every 10 s.
+ */
+final class DrainWorker implements AutoCloseable {
+    static final Duration FETCH_WAIT = Duration.ofSeconds(1);
+
+    private final BenchQueue.Consumer consumer;
+    private final Ledger ledger;
+    private final long limit;
+    private final Semaphore room;
+    private final ExecutorService handlers;
+    private final Thread fetcher;
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private volatile boolean running = true;
+
+    /**
+     * @param limit how many tasks to fetch in all before the fetch loop ends (Long.MAX_VALUE: no end)
+     */
+    DrainWorker(BenchQueue.Consumer consumer, Ledger ledger, int handlerThreads, int prefetch, long limit) {
+        this.consumer = consumer;
+        this.ledger = ledger;
+        this.limit = limit;
+        this.room = new Semaphore(prefetch);
+        this.handlers = Executors.newFixedThreadPool(handlerThreads, runnable -> {
+            Thread thread = new Thread(runnable, "bench-handler");
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.fetcher = new Thread(this::fetchLoop, "bench-fetcher");
+        fetcher.setDaemon(true);
+    }
+
+    DrainWorker start() {
+        fetcher.start();
+        return this;
+    }
+
+    private void fetchLoop() {
+        long fetched = 0;
+        long nextKeepAlive = System.nanoTime();
+        try {
+            while (running && fetched < limit) {
+                if (System.nanoTime() - nextKeepAlive >= 0) {
+                    consumer.keepAlive();
+                    nextKeepAlive = System.nanoTime() + OrdoQueue.KEEP_ALIVE_INTERVAL.toNanos();
+                }
+                if (!room.tryAcquire(100, TimeUnit.MILLISECONDS)) {
+                    continue;
+                }
+                int wanted = (int) Math.min(1 + room.drainPermits(), limit - fetched);
+                List<BenchQueue.Delivery> batch = running ? consumer.fetch(wanted, FETCH_WAIT) : List.of();
+                room.release(wanted - batch.size());
+                fetched += batch.size();
+                dispatch(batch);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException | Error e) {
+            if (running) {
+                failure.compareAndSet(null, e);
+            }
+        }
+    }
+
+    /** Regular tasks one per thread; the consecutive tasks of one ordered partition as one job. */
+    private void dispatch(List<BenchQueue.Delivery> batch) {
+        Map<String, List<BenchQueue.Delivery>> ordered = new LinkedHashMap<>();
+        for (BenchQueue.Delivery delivery : batch) {
+            if (delivery.orderedPartition() == null) {
+                handlers.execute(() -> process(List.of(delivery)));
+            } else {
+                ordered.computeIfAbsent(delivery.orderedPartition(), code -> new ArrayList<>()).add(delivery);
+            }
+        }
+        ordered.values().forEach(run -> handlers.execute(() -> process(run)));
+    }
+
+    private void process(List<BenchQueue.Delivery> run) {
+        try {
+            for (BenchQueue.Delivery delivery : run) {
+                ledger.handle(delivery.payload()); // the no-op handler, plus the harness's bookkeeping
+                ledger.acked(consumer.ack(delivery));
+                room.release();
+            }
+        } catch (RuntimeException | Error e) {
+            failure.compareAndSet(null, e);
+        }
+    }
+
+    /** Throws what went wrong in the fetch loop or a handler, if anything. */
+    void rethrowFailure() {
+        Throwable cause = failure.get();
+        if (cause != null) {
+            throw new IllegalStateException("the benchmark worker failed: " + cause, cause);
+        }
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        try {
+            fetcher.join(FETCH_WAIT.toMillis() + 5_000);
+            handlers.shutdown();
+            handlers.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            handlers.shutdownNow();
+            consumer.close();
+        }
+    }
+}

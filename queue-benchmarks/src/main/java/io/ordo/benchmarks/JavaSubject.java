@@ -1,0 +1,283 @@
+package io.ordo.benchmarks;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+
+import static io.ordo.benchmarks.Mode.Sizes.HANDLER_THREADS;
+import static io.ordo.benchmarks.Mode.Sizes.PARTITIONS;
+import static io.ordo.benchmarks.Mode.Sizes.PREFETCH;
+
+/** The workloads, written once over {@link BenchQueue}: Ordo on either store and raw Streams run the same code. */
+final class JavaSubject implements Subject {
+    private static final String WORKER = "bench-worker-1";
+    /** A publisher thread for every this many tasks/s of a latency workload, so one slow call never stalls the pace. */
+    private static final int RATE_PER_PUBLISHER = 2_500;
+
+    private final BenchQueue queue;
+    private final int prefetch;
+
+    /** @param prefetch the consume pattern's prefetch (32 for Ordo; Streams reads COUNT 50 in its usual pattern) */
+    JavaSubject(BenchQueue queue, int prefetch) {
+        this.queue = queue;
+        this.prefetch = prefetch;
+    }
+
+    @Override
+    public boolean supports(Workload workload) {
+        return queue.hasPartitions() || (workload != Workload.C2 && workload != Workload.C3);
+    }
+
+    @Override
+    public void warmUp(BenchContext context) {
+        int tasks = context.sizes().warmUpTasks();
+        long end = System.nanoTime() + 300_000_000L;
+        for (int i = 0; System.nanoTime() < end && i < tasks; i++) {
+            queue.publish(task(i, PARTITIONS, false));
+        }
+        context.redis().flushAll();
+        drain(tasks, PARTITIONS, queue.hasPartitions(), context);
+        context.redis().flushAll();
+    }
+
+    @Override
+    public Measurement run(Workload workload, BenchContext context) {
+        Mode.Sizes sizes = context.sizes();
+        return switch (workload) {
+            case P1 -> publishOneByOne(sizes.publishSeconds(), context);
+            case P2 -> publishInBatches(sizes.publishTasks(), context);
+            case C1 -> drain(sizes.drainTasks(), PARTITIONS, false, context);
+            case C2 -> drain(sizes.drainTasks(), PARTITIONS, true, context);
+            case C3 -> drainAcrossPartitionCounts(context);
+            case L1 -> latency(Workload.L1, Mode.Sizes.L1_RATE, sizes.l1Seconds(), context);
+            case L2 -> latency(Workload.L2, Mode.Sizes.L2_RATE, sizes.l2Seconds(), context);
+            case M1 -> memory(sizes.memoryTasks(), context);
+            case I1 -> idle(sizes.idleSeconds(), context);
+        };
+    }
+
+    // ---------------------------------------------------------------- publish
+
+    private Measurement publishOneByOne(double seconds, BenchContext context) {
+        context.startMeasuring();
+        long start = System.nanoTime();
+        long end = start + (long) (seconds * 1e9);
+        int published = 0;
+        while (System.nanoTime() < end) {
+            queue.publish(task(published, PARTITIONS, false));
+            published++;
+        }
+        return new Measurement().add(Figure.P1_RATE, published / secondsSince(start));
+    }
+
+    private Measurement publishInBatches(int tasks, BenchContext context) {
+        context.startMeasuring();
+        long start = System.nanoTime();
+        publishAll(tasks, PARTITIONS, false, Mode.Sizes.PUBLISH_BATCH);
+        return new Measurement().add(Figure.P2_RATE, tasks / secondsSince(start));
+    }
+
+    /** Task i goes to partition i mod partitions, as the partition's (i / partitions)-th task. */
+    private static BenchQueue.Task task(int index, int partitions, boolean ordered) {
+        int partition = index % partitions;
+        return new BenchQueue.Task(partition, ordered, BenchPayload.of(index, partition, index / partitions));
+    }
+
+    private void publishAll(int tasks, int partitions, boolean ordered, int batchSize) {
+        List<BenchQueue.Task> batch = new ArrayList<>(batchSize);
+        for (int i = 0; i < tasks; i++) {
+            batch.add(task(i, partitions, ordered));
+            if (batch.size() == batchSize || i == tasks - 1) {
+                queue.publish(batch);
+                batch = new ArrayList<>(batchSize);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- consume
+
+    private Measurement drain(int tasks, int partitions, boolean ordered, BenchContext context) {
+        publishAll(tasks, partitions, ordered, Mode.Sizes.PRELOAD_BATCH);
+        Ledger ledger = new Ledger(tasks, ordered ? partitions : 0, false);
+        context.startMeasuring();
+        double rate = timedDrain(ledger, tasks, tasks);
+        Measurement measurement = new Measurement()
+                .add(ordered ? Figure.C2_RATE : Figure.C1_RATE, rate)
+                .check((ordered ? "C2" : "C1") + ": " + "each task handled and acked exactly once",
+                        ledger.exactlyOnce(tasks).passed(), ledger.exactlyOnce(tasks).detail());
+        if (ordered) {
+            measurement.add(Figure.C2_VIOLATIONS, ledger.violations())
+                    .check("C2: order kept in every ordered partition", ledger.violations() == 0,
+                            ledger.violations() + " tasks handled out of order");
+        }
+        return measurement;
+    }
+
+    /** Drains {@code tasks} more tasks with a fresh worker; tasks/s from its start to the last ack. */
+    private double timedDrain(Ledger ledger, long tasks, long ackedWhenDone) {
+        long start = System.nanoTime();
+        try (DrainWorker worker = new DrainWorker(queue.consumer(WORKER), ledger, HANDLER_THREADS, prefetch, tasks)) {
+            worker.start();
+            if (!ledger.awaitAcked(ackedWhenDone, drainTimeout(tasks), worker::rethrowFailure)) {
+                throw new IllegalStateException("drain did not finish: " + ledger.acked() + " of " + ackedWhenDone
+                        + " acked");
+            }
+            return tasks / ((ledger.lastAckNanos() - start) / 1e9);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while draining", e);
+        }
+    }
+
+    private static Duration drainTimeout(long tasks) {
+        return Duration.ofSeconds(60 + tasks / 1_000);
+    }
+
+    /** Per partition count: one pre-load, then each repetition drains its own part of it. */
+    private Measurement drainAcrossPartitionCounts(BenchContext context) {
+        Mode.Sizes sizes = context.sizes();
+        Measurement measurement = new Measurement();
+        for (int partitions : sizes.c3Partitions()) {
+            context.redis().flushAll();
+            publishAll(sizes.c3QueueTasks(), partitions, false, Mode.Sizes.PRELOAD_BATCH);
+            Ledger ledger = new Ledger(sizes.c3QueueTasks(), 0, false);
+            context.startMeasuring();
+            for (int rep = 1; rep <= context.repetitions(); rep++) {
+                measurement.add(Figure.c3(partitions),
+                        timedDrain(ledger, sizes.c3DrainTasks(), (long) rep * sizes.c3DrainTasks()));
+            }
+            Measurement.Check once = ledger.exactlyOnce((long) context.repetitions() * sizes.c3DrainTasks());
+            measurement.check("C3 " + Figure.count(partitions) + ": " + once.name(), once.passed(), once.detail());
+        }
+        return measurement;
+    }
+
+    // ---------------------------------------------------------------- latency
+
+    /**
+     * Publishes one task per call on a fixed schedule (open loop: a late call does not delay the ones
+     * after it) while one worker handles them; each task carries the time its publish call started.
+     */
+    private Measurement latency(Workload workload, int rate, double seconds, BenchContext context) {
+        int tasks = (int) (rate * seconds);
+        Ledger ledger = new Ledger(tasks, 0, true);
+        try (DrainWorker worker = new DrainWorker(queue.consumer(WORKER), ledger, HANDLER_THREADS, prefetch, tasks)) {
+            worker.start();
+            pause(Duration.ofMillis(300)); // the worker is waiting for work before the first publish
+            context.startMeasuring();
+            double publishSeconds = publishAtRate(rate, tasks);
+            if (!ledger.awaitAcked(tasks, drainTimeout(tasks), worker::rethrowFailure)) {
+                throw new IllegalStateException(workload + ": only " + ledger.acked() + " of " + tasks + " acked");
+            }
+            long[] sorted = Stats.sorted(ledger.latencies());
+            Measurement.Check once = ledger.exactlyOnce(tasks);
+            return new Measurement()
+                    .add(Figure.latency(workload, "p50"), Stats.percentile(sorted, 50) / 1e6)
+                    .add(Figure.latency(workload, "p99"), Stats.percentile(sorted, 99) / 1e6)
+                    .add(Figure.latency(workload, "p99.9"), Stats.percentile(sorted, 99.9) / 1e6)
+                    .add(Figure.publishedRate(workload), tasks / publishSeconds)
+                    .check(workload + ": " + once.name(), once.passed(), once.detail());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    /** Seconds it took to publish every task on schedule from several threads. */
+    private double publishAtRate(int rate, int tasks) throws InterruptedException {
+        int threads = Math.max(1, (rate + RATE_PER_PUBLISHER - 1) / RATE_PER_PUBLISHER);
+        long interval = 1_000_000_000L / rate;
+        long start = System.nanoTime() + 1_000_000;
+        AtomicReference<RuntimeException> failure = new AtomicReference<>();
+        CountDownLatch done = new CountDownLatch(threads);
+        for (int t = 0; t < threads; t++) {
+            int first = t;
+            Thread publisher = new Thread(() -> {
+                try {
+                    for (int i = first; i < tasks && failure.get() == null; i += threads) {
+                        long due = start + i * interval;
+                        long wait;
+                        while ((wait = due - System.nanoTime()) > 0) {
+                            LockSupport.parkNanos(wait);
+                        }
+                        queue.publish(task(i, PARTITIONS, false)); // stamped now: the call starts here
+                    }
+                } catch (RuntimeException e) {
+                    failure.compareAndSet(null, e);
+                } finally {
+                    done.countDown();
+                }
+            }, "bench-publisher-" + t);
+            publisher.setDaemon(true);
+            publisher.start();
+        }
+        done.await();
+        if (failure.get() != null) {
+            throw failure.get();
+        }
+        return (System.nanoTime() - start) / 1e9;
+    }
+
+    // ---------------------------------------------------------------- memory, idle
+
+    /** Fills the queue in thirds; each third's INFO memory delta per task is one sample. */
+    private Measurement memory(int tasks, BenchContext context) {
+        Measurement measurement = new Measurement();
+        int third = tasks / 3;
+        context.startMeasuring();
+        long before = context.redis().usedMemory();
+        List<BenchQueue.Task> batch = new ArrayList<>(Mode.Sizes.PRELOAD_BATCH);
+        for (int part = 0; part < 3; part++) {
+            for (int i = part * third; i < (part + 1) * third; i++) {
+                batch.add(task(i, PARTITIONS, false));
+                if (batch.size() == Mode.Sizes.PRELOAD_BATCH || i == (part + 1) * third - 1) {
+                    queue.publish(batch);
+                    batch = new ArrayList<>(Mode.Sizes.PRELOAD_BATCH);
+                }
+            }
+            long after = context.redis().usedMemory();
+            measurement.add(Figure.M1_BYTES, (after - before) / (double) third);
+            before = after;
+        }
+        return measurement;
+    }
+
+    /** One worker with nothing to do; the commands it sends, counted in consecutive windows. */
+    private Measurement idle(double seconds, BenchContext context) {
+        Measurement measurement = new Measurement();
+        try (DrainWorker worker = new DrainWorker(queue.consumer(WORKER), new Ledger(1, 0, false), HANDLER_THREADS,
+                prefetch, Long.MAX_VALUE)) {
+            worker.start();
+            pause(Duration.ofMillis(1_500)); // past its first fetch and keep-alive
+            context.startMeasuring();
+            Duration window = Duration.ofMillis((long) (seconds * 1000));
+            for (int rep = 0; rep < context.repetitions(); rep++) {
+                long sent = context.redis().countSentCommands(window);
+                measurement.add(Figure.I1_COMMANDS, sent / seconds);
+            }
+            worker.rethrowFailure();
+        }
+        return measurement;
+    }
+
+    private static double secondsSince(long startNanos) {
+        return (System.nanoTime() - startNanos) / 1e9;
+    }
+
+    private static void pause(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        queue.close();
+    }
+}

@@ -1,0 +1,48 @@
+package io.ordo.benchmarks;
+
+import java.util.List;
+
+/**
+ * How big each workload is. FULL is BENCHMARKS.md as written; QUICK scales the counts and durations
+ * down so the whole run stays under two minutes (its C3 "very many" is the queue size, not a million).
+ */
+enum Mode {
+    QUICK(new Sizes(1, 20_000, 20_000, 60_000, List.of(10, 1_000, 60_000), 10_000, 1.5, 1.0, 60_000, 1, 3_000)),
+    FULL(new Sizes(3, 200_000, 200_000, 1_000_000, List.of(10, 10_000, 1_000_000), 200_000, 10, 10, 1_000_000, 10,
+            20_000));
+
+    private final Sizes sizes;
+
+    Mode(Sizes sizes) {
+        this.sizes = sizes;
+    }
+
+    Sizes sizes() {
+        return sizes;
+    }
+
+    /**
+     * @param publishSeconds   P1: how long one repetition publishes
+     * @param publishTasks     P2: tasks per repetition
+     * @param drainTasks       C1, C2: tasks pre-loaded and drained per repetition
+     * @param c3QueueTasks     C3: tasks pre-loaded once per partition count; each repetition drains a part
+     * @param c3Partitions     C3: the partition counts
+     * @param c3DrainTasks     C3: tasks drained per repetition
+     * @param l1Seconds        L1: how long one repetition publishes
+     * @param l2Seconds        L2: the same
+     * @param memoryTasks      M1: tasks queued (measured in thirds)
+     * @param idleSeconds      I1: length of one counting window
+     * @param warmUpTasks      published and drained once per contender before anything is measured
+     */
+    record Sizes(double publishSeconds, int publishTasks, int drainTasks, int c3QueueTasks, List<Integer> c3Partitions,
+                 int c3DrainTasks, double l1Seconds, double l2Seconds, int memoryTasks, double idleSeconds,
+                 int warmUpTasks) {
+        static final int PARTITIONS = 1_000;
+        static final int PUBLISH_BATCH = 100;
+        static final int PRELOAD_BATCH = 1_000;
+        static final int HANDLER_THREADS = 8;
+        static final int PREFETCH = 32;
+        static final int L1_RATE = 2_000;
+        static final int L2_RATE = 20_000;
+    }
+}

@@ -1,0 +1,111 @@
+package io.ordo.benchmarks;
+
+import io.ordo.domain.ConsumerId;
+import io.ordo.domain.Lease;
+import io.ordo.domain.NewTask;
+import io.ordo.domain.Partition;
+import io.ordo.domain.QueueName;
+import io.ordo.domain.QueueSettings;
+import io.ordo.domain.TaskId;
+import io.ordo.ports.AckOutcome;
+import io.ordo.ports.TaskStore;
+import io.ordo.ports.TaskStoreFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/** An Ordo queue through the store port, on whichever backend made the factory. */
+final class OrdoQueue implements BenchQueue {
+    private static final QueueName QUEUE = QueueName.of("bench");
+    /** The worker runtime's default: heartbeat and reaper each run every third of the heartbeat TTL. */
+    static final Duration KEEP_ALIVE_INTERVAL = QueueSettings.DEFAULT_HEARTBEAT_TTL.dividedBy(3);
+
+    private final TaskStoreFactory factory;
+    private final TaskStore store;
+    private final Partition[] regular = new Partition[1_000_001]; // up to C3's million
+    private final Partition[] ordered = new Partition[Mode.Sizes.PARTITIONS + 1];
+
+    OrdoQueue(TaskStoreFactory factory) {
+        this.factory = factory;
+        this.store = factory.forQueue(QUEUE);
+    }
+
+    @Override
+    public boolean hasPartitions() {
+        return true;
+    }
+
+    @Override
+    public void publish(Task task) {
+        store.publish(List.of(newTask(task)));
+    }
+
+    @Override
+    public void publish(List<Task> tasks) {
+        List<NewTask> batch = new ArrayList<>(tasks.size());
+        for (Task task : tasks) {
+            batch.add(newTask(task));
+        }
+        store.publish(batch);
+    }
+
+    /** A task with the id a caller gets by default (a random UUID). */
+    private NewTask newTask(Task task) {
+        return NewTask.builder(partition(task.partition(), task.ordered()), task.payload()).build();
+    }
+
+    /** Partition values are cached for the common counts, as a caller would keep them. */
+    private Partition partition(int number, boolean isOrdered) {
+        Partition[] cache = isOrdered ? ordered : regular;
+        if (number < cache.length) {
+            Partition known = cache[number];
+            if (known == null) {
+                known = make(number, isOrdered);
+                cache[number] = known;
+            }
+            return known;
+        }
+        return make(number, isOrdered);
+    }
+
+    private static Partition make(int number, boolean isOrdered) {
+        String name = "p-" + number;
+        return isOrdered ? Partition.ordered(name) : Partition.regular(name);
+    }
+
+    @Override
+    public Consumer consumer(String name) {
+        ConsumerId id = ConsumerId.of(name);
+        return new Consumer() {
+            @Override
+            public List<Delivery> fetch(int max, Duration wait) {
+                List<Lease> leases = store.consume(id, max, wait);
+                List<Delivery> deliveries = new ArrayList<>(leases.size());
+                for (Lease lease : leases) {
+                    Partition partition = lease.partition();
+                    deliveries.add(new Delivery(lease.id(), partition.isOrdered() ? partition.code() : null,
+                            lease.task().payload()));
+                }
+                return deliveries;
+            }
+
+            @Override
+            public boolean ack(Delivery delivery) {
+                TaskId task = (TaskId) delivery.handle();
+                return store.ack(id, List.of(task)).get(task) == AckOutcome.ACKED;
+            }
+
+            @Override
+            public void keepAlive() {
+                store.heartbeat(id, QueueSettings.DEFAULT_HEARTBEAT_TTL);
+                store.reclaim();
+            }
+        };
+    }
+
+    @Override
+    public void close() {
+        factory.close();
+    }
+}

@@ -1,0 +1,24 @@
+package io.ordo.benchmarks;
+
+/** The fixed workloads of BENCHMARKS.md, in the order the harness runs them. */
+enum Workload {
+    P1("publish one task per call, awaited"),
+    P2("publish batches of 100"),
+    C1("drain pre-loaded tasks: 1 worker, 8 handler threads, prefetch 32, no-op handler, ack each"),
+    C2("as C1 with 1,000 ordered partitions; order checked while running"),
+    C3("as C1 with few, many and very many partitions"),
+    L1("publish one at a time at a fixed rate while one worker processes: publish call start to handler start"),
+    L2("as L1 at ten times the rate"),
+    M1("queued tasks: Redis bytes per task (INFO memory delta / count)"),
+    I1("one idle worker: Redis commands per second it sends");
+
+    private final String description;
+
+    Workload(String description) {
+        this.description = description;
+    }
+
+    String description() {
+        return description;
+    }
+}

@@ -1,0 +1,38 @@
+package io.ordo.redis;
+
+import io.ordo.domain.QueueName;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class KeySchemaTest {
+
+    @Test
+    void every_key_of_a_queue_sits_under_its_hash_tag() {
+        KeySchema keys = KeySchema.of(QueueName.of("orders.eu-1"));
+
+        assertThat(keys.prefix()).isEqualTo("ordo:{orders.eu-1}:");
+        assertThat(keys.key("tasks")).isEqualTo("ordo:{orders.eu-1}:tasks");
+        assertThat(Arrays.stream(keys.fixedKeys()).map(key -> new String(key, StandardCharsets.UTF_8)))
+                .allSatisfy(key -> assertThat(key).startsWith("ordo:{orders.eu-1}:"));
+        assertThat(new String(keys.signalKey(), StandardCharsets.UTF_8)).isEqualTo("ordo:{orders.eu-1}:signal");
+    }
+
+    @Test
+    void partition_codes_appear_in_keys_only_hex_encoded() {
+        KeySchema keys = KeySchema.of(QueueName.of("q"));
+
+        assertThat(keys.partitionRunKey("!a:b}")).isEqualTo("ordo:{q}:pr:21613a627d");
+        assertThat(keys.partitionRunKey("\u00e4")).isEqualTo("ordo:{q}:pr:c3a4");
+    }
+
+    @Test
+    void only_fixed_kinds_name_keys() {
+        assertThatThrownBy(() -> KeySchema.of(QueueName.of("q")).key("pr:00"))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+}

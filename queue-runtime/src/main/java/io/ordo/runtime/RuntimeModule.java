@@ -1,0 +1,64 @@
+package io.ordo.runtime;
+
+import com.google.inject.AbstractModule;
+import com.google.inject.Provides;
+import com.google.inject.Singleton;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Metrics;
+import io.ordo.ports.Clock;
+import io.ordo.ports.PayloadCodec;
+import io.ordo.ports.TaskStoreFactory;
+import io.ordo.runtime.codec.JacksonPayloadCodec;
+import io.ordo.runtime.worker.Scheduler;
+
+import java.util.random.RandomGenerator;
+
+/**
+ * Wires {@link Workers} on top of a backend's module: the backend binds the {@link TaskStoreFactory}
+ * and a {@link Clock} (the in-memory module binds its clock; with a Redis module bind
+ * {@code Clock.system()}); this module adds the JSON codec, randomness, a wall-time scheduler and
+ * the meter registry (docs/decisions/worker-wiring.md). Opens nothing in {@code configure()}.
+ */
+public final class RuntimeModule extends AbstractModule {
+    private final MeterRegistry registry;
+
+    /** Metrics go to Micrometer's global registry. */
+    public RuntimeModule() {
+        this(Metrics.globalRegistry);
+    }
+
+    public RuntimeModule(MeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    @Override
+    protected void configure() {
+        bind(MeterRegistry.class).toInstance(registry);
+    }
+
+    @Provides
+    @Singleton
+    PayloadCodec payloadCodec() {
+        return new JacksonPayloadCodec();
+    }
+
+    @Provides
+    @Singleton
+    RandomGenerator random() {
+        return RandomGenerator.getDefault();
+    }
+
+    /** Daemon threads, so it needs no closing; shared by every worker of the injector. */
+    @Provides
+    @Singleton
+    Scheduler scheduler() {
+        return Scheduler.system();
+    }
+
+    @Provides
+    @Singleton
+    Workers workers(TaskStoreFactory stores, PayloadCodec codec, Clock clock, RandomGenerator random,
+                    Scheduler scheduler, MeterRegistry meterRegistry) {
+        return new Workers(stores, codec, clock, random, scheduler, meterRegistry);
+    }
+}

@@ -1,0 +1,48 @@
+package io.ordo.runtime.metrics;
+
+/**
+ * The meters Ordo registers, by Micrometer name; Prometheus shows them with dots as underscores
+ * and the unit and {@code _total} appended (docs/metrics.md lists the exposed names). These names
+ * are an interface: dashboards and alerts depend on them, so they do not change.
+ */
+public final class MetricNames {
+    /** Tag on every meter: the queue's name. */
+    public static final String QUEUE_TAG = "queue";
+
+    /** Counter: tasks handled successfully and acked. */
+    public static final String PROCESSED = "ordo.tasks.processed";
+    /** Counter: handler attempts that did not succeed, tagged {@code outcome} (error, retry_after, fail). */
+    public static final String FAILED = "ordo.tasks.failed";
+    /** Counter: tasks returned to the queue to be tried again after a delay. */
+    public static final String RETRIED = "ordo.tasks.retried";
+    /** Counter: tasks this worker sent to the dead letters. */
+    public static final String DEAD_LETTERED = "ordo.tasks.dead.lettered";
+    /** Counter: tasks returned unprocessed because their partition is rate-limited. */
+    public static final String RATE_LIMITED = "ordo.tasks.rate.limited";
+    /** Counter: tasks returned unprocessed, tagged {@code reason} (shutdown, batch, lease_lost, abandoned). */
+    public static final String RETURNED = "ordo.tasks.returned";
+    /** Timer: how long handlers took, tagged {@code result} (success, failure). */
+    public static final String PROCESSING_TIME = "ordo.task.processing";
+    /** Timer: how long fetches took, tagged {@code result} (tasks, empty, error); an empty fetch waited for work. */
+    public static final String FETCH_LATENCY = "ordo.fetch.latency";
+    /** Gauge: tasks this worker holds, running or waiting for a thread. */
+    public static final String WORKER_HELD = "ordo.worker.held.tasks";
+    /** Gauge: 1 while the worker runs and its backend answers, else 0. */
+    public static final String WORKER_READY = "ordo.worker.ready";
+
+    /** Gauge: tasks due and waiting. */
+    public static final String QUEUE_READY = "ordo.queue.ready.tasks";
+    /** Gauge: tasks waiting that are not due yet. */
+    public static final String QUEUE_DELAYED = "ordo.queue.delayed.tasks";
+    /** Gauge: tasks held by consumers. */
+    public static final String QUEUE_IN_FLIGHT = "ordo.queue.in.flight.tasks";
+    /** Gauge: dead letters. */
+    public static final String QUEUE_DEAD = "ordo.queue.dead.tasks";
+    /** Gauge, seconds: how long the longest-waiting due task has been due (lag). */
+    public static final String QUEUE_OLDEST_DUE_AGE = "ordo.queue.oldest.due.age";
+    /** Gauge: consumers whose heartbeat is fresh. */
+    public static final String QUEUE_LIVE_CONSUMERS = "ordo.queue.live.consumers";
+
+    private MetricNames() {
+    }
+}

@@ -1,0 +1,85 @@
+package io.ordo.runtime.metrics;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.ordo.ports.QueueStats;
+import io.ordo.ports.TaskStore;
+import io.ordo.runtime.worker.Scheduler;
+import io.ordo.runtime.worker.Worker;
+import io.ordo.runtime.worker.WorkerListener;
+
+import java.time.Duration;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * A queue's counts as gauges. One stats call per refresh feeds them all, so a scrape costs the
+ * backend nothing; while the backend does not answer they read NaN rather than a stale number.
+ * As a listener it refreshes while its worker runs.
+ */
+public final class QueueGauges implements WorkerListener {
+    public static final Duration DEFAULT_REFRESH_INTERVAL = Duration.ofSeconds(5);
+
+    private final TaskStore store;
+    private final Scheduler scheduler;
+    private final Duration interval;
+    private volatile QueueStats latest;
+    private Scheduler.Cancellable next;
+    private boolean running;
+
+    public QueueGauges(MeterRegistry registry, TaskStore store, Scheduler scheduler, Duration interval) {
+        this.store = store;
+        this.scheduler = scheduler;
+        this.interval = interval;
+        Tags tags = Tags.of(MetricNames.QUEUE_TAG, store.queue().value());
+        gauge(registry, tags, MetricNames.QUEUE_READY, "Tasks due and waiting", QueueStats::ready, null);
+        gauge(registry, tags, MetricNames.QUEUE_DELAYED, "Tasks waiting that are not due yet", QueueStats::delayed, null);
+        gauge(registry, tags, MetricNames.QUEUE_IN_FLIGHT, "Tasks held by consumers", QueueStats::inFlight, null);
+        gauge(registry, tags, MetricNames.QUEUE_DEAD, "Dead letters", QueueStats::dead, null);
+        gauge(registry, tags, MetricNames.QUEUE_OLDEST_DUE_AGE, "How long the longest-waiting due task has been due",
+                stats -> stats.oldestDueAgeMillis() / 1000.0, "seconds");
+        gauge(registry, tags, MetricNames.QUEUE_LIVE_CONSUMERS, "Consumers whose heartbeat is fresh",
+                QueueStats::liveConsumers, null);
+    }
+
+    /** Reads the queue's stats now; NaN gauges if the backend does not answer. */
+    public void refresh() {
+        try {
+            latest = store.stats();
+        } catch (RuntimeException e) {
+            latest = null;
+        }
+    }
+
+    @Override
+    public synchronized void started(Worker<?> worker) {
+        running = true;
+        next = scheduler.schedule(this::refreshAndReschedule, Duration.ZERO);
+    }
+
+    @Override
+    public synchronized void stopped() {
+        running = false;
+        if (next != null) {
+            next.cancel();
+        }
+    }
+
+    private void refreshAndReschedule() {
+        refresh();
+        synchronized (this) {
+            if (running) {
+                next = scheduler.schedule(this::refreshAndReschedule, interval);
+            }
+        }
+    }
+
+    private void gauge(MeterRegistry registry, Tags tags, String name, String description,
+                       ToDoubleFunction<QueueStats> value, String unit) {
+        Gauge.builder(name, this, gauges -> {
+                    QueueStats stats = gauges.latest;
+                    return stats == null ? Double.NaN : value.applyAsDouble(stats);
+                })
+                .tags(tags).description(description).baseUnit(unit).register(registry);
+    }
+}

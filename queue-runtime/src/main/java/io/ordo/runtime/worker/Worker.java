@@ -1,0 +1,748 @@
+package io.ordo.runtime.worker;
+
+import io.ordo.domain.ConsumerId;
+import io.ordo.domain.Lease;
+import io.ordo.domain.Partition;
+import io.ordo.domain.QueueName;
+import io.ordo.domain.QueueSettings;
+import io.ordo.domain.RetryPolicy;
+import io.ordo.domain.TaskId;
+import io.ordo.domain.Validate;
+import io.ordo.ports.AckOutcome;
+import io.ordo.ports.Clock;
+import io.ordo.ports.FailOutcome;
+import io.ordo.ports.PayloadCodec;
+import io.ordo.ports.QueueUnavailableException;
+import io.ordo.ports.ReclaimReport;
+import io.ordo.ports.RejectOutcome;
+import io.ordo.ports.Rejection;
+import io.ordo.ports.ReleaseOutcome;
+import io.ordo.ports.TaskStore;
+import io.ordo.runtime.codec.JacksonPayloadCodec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import java.util.random.RandomGenerator;
+
+/**
+ * Takes tasks from one queue and hands their payloads to a {@link TaskHandler}: regular tasks
+ * concurrently, each ordered batch in order on one thread. Acks what succeeds, retries what throws
+ * with exponential backoff and jitter, heartbeats and reaps on its own schedule, rides out backend
+ * outages, and stops gracefully (docs/decisions/worker-runtime.md).
+ *
+ * <pre>{@code
+ * Worker<Deposit> worker = Worker.builder(store, Deposit.class, (deposit, context) -> {
+ *             bank.credit(deposit.account(), deposit.cents());
+ *             return Outcome.success();
+ *         })
+ *         .options(WorkerOptions.builder().concurrency(8).build())
+ *         .build();
+ * worker.start();
+ * ...
+ * worker.stop(); // finishes running tasks within the grace period, returns the rest at once
+ * }</pre>
+ *
+ * @param <T> the payload type
+ */
+public final class Worker<T> {
+    /** Where a worker is in its life. */
+    public enum State {
+        /** Built, not started. */
+        NEW,
+        /** Fetching and handling tasks. */
+        RUNNING,
+        /** Shutting down: no more fetching; running tasks finish, the rest go back. */
+        STOPPING,
+        /** Stopped: holds nothing, runs nothing. */
+        STOPPED,
+        /** The fetch loop died of an unexpected error; {@link #stop()} still returns what is held. */
+        FAILED
+    }
+
+    private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
+    /** The shortest TTL a heartbeat can set: at shutdown the consumer stops counting as live at once. */
+    private static final Duration EXPIRE_AT_ONCE = Duration.ofMillis(1);
+    private static final Duration LAST_WORDS = Duration.ofSeconds(1);
+
+    private final TaskStore store;
+    private final QueueName queue;
+    private final Class<T> type;
+    private final TaskHandler<? super T> handler;
+    private final WorkerOptions options;
+    private final PayloadCodec codec;
+    private final Clock clock;
+    private final RandomGenerator random;
+    private final Scheduler scheduler;
+    private final boolean ownsScheduler;
+    private final Listeners listeners;
+    private final BackendStatus backend;
+    private final HeldTasks held = new HeldTasks();
+    private final Pause fetchPause;
+    private final Pause settlePause;
+    private final List<Incarnation> incarnations = new CopyOnWriteArrayList<>();
+    private final AtomicInteger incarnationCount = new AtomicInteger();
+    private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
+    private final AtomicBoolean stopStarted = new AtomicBoolean();
+    private final CountDownLatch stopped = new CountDownLatch(1);
+
+    private volatile Incarnation current;
+    private volatile Duration heartbeatTtl = QueueSettings.DEFAULT_HEARTBEAT_TTL;
+    private volatile boolean stopping;
+    private ExecutorService handlers;
+    private Thread fetcher;
+    private PeriodicJob heartbeats;
+    private PeriodicJob reaper;
+
+    private Worker(Builder<T> builder) {
+        store = builder.store;
+        queue = store.queue();
+        type = builder.type;
+        handler = builder.handler;
+        options = builder.options;
+        codec = builder.codec;
+        clock = builder.clock;
+        random = builder.random;
+        ownsScheduler = builder.scheduler == null;
+        scheduler = ownsScheduler ? Scheduler.system() : builder.scheduler;
+        listeners = new Listeners(builder.listeners);
+        backend = new BackendStatus(queue, clock, listeners);
+        fetchPause = new Pause(scheduler);
+        settlePause = new Pause(scheduler);
+    }
+
+    /** A worker for the queue of {@code store}, decoding payloads as {@code type} and handing them to {@code handler}. */
+    public static <T> Builder<T> builder(TaskStore store, Class<T> type, TaskHandler<? super T> handler) {
+        return new Builder<>(store, type, handler);
+    }
+
+    // ------------------------------------------------------------------ lifecycle
+
+    /** Starts fetching, heartbeating and reaping in the background; never blocks on the backend. */
+    public void start() {
+        if (!state.compareAndSet(State.NEW, State.RUNNING)) {
+            throw new IllegalStateException("a worker starts once; this one is " + state.get());
+        }
+        current = newIncarnation();
+        handlers = Executors.newFixedThreadPool(options.concurrency(), threads("handler"));
+        heartbeats = new PeriodicJob("heartbeat of queue " + queue, scheduler, this::heartbeatInterval, this::heartbeat);
+        reaper = new PeriodicJob("reaper of queue " + queue, scheduler, this::reaperInterval, this::reap);
+        heartbeats.start(Duration.ZERO);
+        reaper.start(reaperInterval());
+        fetcher = threads("fetcher").newThread(this::fetchLoop);
+        fetcher.start();
+        LOG.info("queue {}: worker {} started (concurrency {}, prefetch {})", queue, options.consumer(),
+                options.concurrency(), options.prefetch());
+        listeners.started(this);
+    }
+
+    /**
+     * Stops gracefully and returns when done: no more fetching; tasks that have not started go back
+     * to the queue at once, their attempt not counted; running handlers get the grace period to
+     * finish, after which they are interrupted and their tasks go back too. Idempotent; a second
+     * caller waits for the first. The store's connections are the caller's to close afterwards.
+     */
+    public void stop() {
+        if (!stopStarted.compareAndSet(false, true)) {
+            awaitStopped();
+            return;
+        }
+        if (state.get() == State.NEW) {
+            finishStopping();
+            return;
+        }
+        state.compareAndSet(State.RUNNING, State.STOPPING);
+        long deadline = System.nanoTime() + options.gracePeriod().toNanos();
+        stopping = true;
+        LOG.info("queue {}: stopping; running tasks get up to {} ms to finish, the rest go back now", queue,
+                options.gracePeriod().toMillis());
+        listeners.stopping();
+        Scheduler.Cancellable graceOver = scheduler.schedule(settlePause::cut, options.gracePeriod());
+        fetchPause.cut();
+        held.wakeWaiters();
+        releaseQueued();
+        joinFetcher(deadline);
+        releaseQueued(); // whatever the last fetch brought in
+        handlers.shutdown();
+        if (!awaitHandlers(remaining(deadline))) {
+            settlePause.cut();
+            releaseRunning();
+            handlers.shutdownNow();
+            awaitHandlers(LAST_WORDS);
+        }
+        settlePause.cut();
+        graceOver.cancel();
+        heartbeats.cancel();
+        reaper.cancel();
+        expireIncarnations();
+        finishStopping();
+    }
+
+    /** Waits until {@link #stop()} has finished. */
+    public void awaitStopped() {
+        try {
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Waits up to {@code timeout}; whether the worker has stopped. */
+    public boolean awaitStopped(Duration timeout) throws InterruptedException {
+        return stopped.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    public State state() {
+        return state.get();
+    }
+
+    public WorkerHealth health() {
+        return new WorkerHealth(state.get(), backend.reachable(), held.size());
+    }
+
+    public QueueName queue() {
+        return queue;
+    }
+
+    /** The name the worker fetches under now (its configured name, or that name with a suffix after an outage). */
+    public ConsumerId consumer() {
+        Incarnation incarnation = current;
+        return incarnation == null ? options.consumer() : incarnation.consumer;
+    }
+
+    public WorkerOptions options() {
+        return options;
+    }
+
+    /** Tasks held right now, running or waiting for a handler thread. */
+    public int heldTasks() {
+        return held.size();
+    }
+
+    private void finishStopping() {
+        state.set(State.STOPPED);
+        LOG.info("queue {}: worker {} stopped", queue, options.consumer());
+        listeners.stopped();
+        if (ownsScheduler) {
+            scheduler.close();
+        }
+        stopped.countDown();
+    }
+
+    // ------------------------------------------------------------------ fetching
+
+    private void fetchLoop() {
+        int failures = 0;
+        try {
+            while (!stopping) {
+                int room = held.awaitRoom(options.prefetch(), () -> stopping);
+                if (stopping) {
+                    break;
+                }
+                Incarnation incarnation = incarnationForFetching();
+                long startedAt = clock.millis();
+                long startNanos = System.nanoTime();
+                List<Lease> leases;
+                try {
+                    leases = store.consume(incarnation.consumer, Math.min(room, TaskStore.MAX_CONSUME), options.fetchWait());
+                } catch (RuntimeException e) {
+                    incarnation.retire(); // the call may have leased tasks whose answer never arrived
+                    backend.failed(e);
+                    failures++;
+                    Duration retryIn = draw(options.outageBackoff(), failures);
+                    listeners.fetchFailed(e, retryIn);
+                    fetchPause.await(retryIn);
+                    continue;
+                }
+                failures = 0;
+                incarnation.renewed(startedAt);
+                backend.succeeded();
+                listeners.fetched(leases.size(), Duration.ofNanos(System.nanoTime() - startNanos));
+                dispatch(incarnation, leases);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Error e) {
+            LOG.error("queue {}: the fetch loop died; the worker fetches no more", queue, e);
+            state.compareAndSet(State.RUNNING, State.FAILED);
+            throw e;
+        }
+    }
+
+    /** Ordered batches stay whole (one unit, in order); every regular task is a unit of its own. */
+    private void dispatch(Incarnation incarnation, List<Lease> leases) {
+        List<List<HeldTask>> units = new ArrayList<>();
+        Map<Partition, List<HeldTask>> batches = new LinkedHashMap<>();
+        List<HeldTask> all = new ArrayList<>(leases.size());
+        for (Lease lease : leases) {
+            HeldTask task = new HeldTask(lease, incarnation);
+            held.add(task);
+            all.add(task);
+            if (lease.partition().isOrdered()) {
+                batches.computeIfAbsent(lease.partition(), partition -> {
+                    List<HeldTask> batch = new ArrayList<>();
+                    units.add(batch);
+                    return batch;
+                }).add(task);
+            } else {
+                units.add(List.of(task));
+            }
+        }
+        if (stopping) {
+            release(all.stream().filter(HeldTask::claimQueued).toList());
+            return;
+        }
+        for (List<HeldTask> unit : units) {
+            try {
+                handlers.execute(() -> run(unit));
+            } catch (RejectedExecutionException e) {
+                return; // shutting down: stop() returns every task that has not started
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ handling
+
+    private void run(List<HeldTask> unit) {
+        for (int i = 0; i < unit.size(); i++) {
+            HeldTask task = unit.get(i);
+            if (!task.incarnation.leaseValidAt(clock.millis(), heartbeatTtl.toMillis())) {
+                abandon(unit.subList(i, unit.size()));
+                return;
+            }
+            if (!task.start()) {
+                return; // returned at shutdown, and the rest of its batch with it
+            }
+            if (!handle(task, unit.subList(i + 1, unit.size()))) {
+                return;
+            }
+        }
+    }
+
+    /** Runs the handler and settles the task; whether the rest of its ordered batch goes on. */
+    private boolean handle(HeldTask task, List<HeldTask> rest) {
+        Lease lease = task.lease;
+        listeners.taskStarted(lease);
+        long startNanos = System.nanoTime();
+        Outcome outcome;
+        Throwable error = null;
+        try {
+            T payload = decode(lease);
+            outcome = handler.handle(payload, new TaskContext(lease, () -> stopping));
+            if (outcome == null) {
+                throw new IllegalStateException("the handler returned no outcome; return Outcome.success() when done");
+            }
+        } catch (UndecodablePayload e) {
+            error = e.getCause();
+            outcome = Outcome.fail("cannot decode the payload: " + BackendStatus.oneLine(e.getCause()));
+        } catch (Throwable e) {
+            // Any failure of the handler, Errors included, is a failed attempt: the task comes back later.
+            error = e;
+            outcome = Outcome.retryAfter(draw(options.retryPolicy(), lease.task().attempts()), describe(e));
+        }
+        Duration took = Duration.ofNanos(System.nanoTime() - startNanos);
+        if (!stopping) {
+            Thread.interrupted(); // a handler's stray interrupt must not reach the next task on this thread
+        }
+        listeners.handlerFinished(lease, outcome, error, took);
+        if (!task.finishRunning()) {
+            LOG.debug("queue {}: task {} finished after it was returned at shutdown; its outcome is dropped", queue, lease.id());
+            return false;
+        }
+        return settle(task, outcome, rest);
+    }
+
+    private T decode(Lease lease) {
+        try {
+            return codec.decode(lease.task().payload(), type);
+        } catch (RuntimeException e) {
+            throw new UndecodablePayload(e);
+        }
+    }
+
+    private boolean settle(HeldTask task, Outcome outcome, List<HeldTask> rest) {
+        Lease lease = task.lease;
+        List<TaskId> id = List.of(lease.id());
+        if (outcome instanceof Outcome.Success) {
+            Map<TaskId, AckOutcome> acked = call(() -> store.ack(lease.consumer(), id));
+            if (acked == null) {
+                return unsettled(task);
+            }
+            boolean done = acked.get(lease.id()) == AckOutcome.ACKED;
+            settled(task, done ? Settlement.PROCESSED : Settlement.LEASE_LOST);
+            return done || returnRest(rest);
+        }
+        if (outcome instanceof Outcome.Fail fail) {
+            Map<TaskId, FailOutcome> failed = call(() -> store.fail(lease.consumer(), id, fail.reason()));
+            if (failed == null) {
+                return unsettled(task);
+            }
+            boolean done = failed.get(lease.id()) == FailOutcome.DEAD_LETTERED;
+            settled(task, done ? Settlement.DEAD_LETTERED : Settlement.LEASE_LOST);
+            return done || returnRest(rest); // after a dead letter an ordered batch goes on (semantics: fail)
+        }
+        if (outcome instanceof Outcome.RetryAfter retry) {
+            return reject(task, Rejection.retryAfter(retry.delay(), retry.reason()), rest);
+        }
+        return rateLimit(task, (Outcome.RateLimited) outcome, rest);
+    }
+
+    /** Back with a delay; in an ordered batch the store returns the rest with it (SPEC rule 5). */
+    private boolean reject(HeldTask task, Rejection rejection, List<HeldTask> rest) {
+        Lease lease = task.lease;
+        List<HeldTask> batch = claimQueued(rest);
+        Map<TaskId, RejectOutcome> rejected = call(() -> store.reject(lease.consumer(), List.of(lease.id()), rejection));
+        if (rejected == null) {
+            unsettled(task);
+            batch.forEach(this::unsettled);
+            return false;
+        }
+        RejectOutcome outcome = rejected.get(lease.id());
+        settled(task, outcome == RejectOutcome.RETURNED ? Settlement.RETRIED
+                : outcome == RejectOutcome.DEAD_LETTERED ? Settlement.DEAD_LETTERED : Settlement.LEASE_LOST);
+        List<HeldTask> stillHeld = new ArrayList<>();
+        for (HeldTask later : batch) {
+            if (rejected.get(later.lease.id()) == RejectOutcome.RETURNED_WITH_BATCH) {
+                settled(later, Settlement.RETURNED_WITH_BATCH);
+            } else {
+                stillHeld.add(later);
+            }
+        }
+        release(stillHeld);
+        return false;
+    }
+
+    /**
+     * Blocks the partition, then returns the task (and the rest of its batch) unprocessed: blocking
+     * first means no other consumer can take it in between, and the attempt does not count
+     * (docs/decisions/worker-rate-limits.md).
+     */
+    private boolean rateLimit(HeldTask task, Outcome.RateLimited limit, List<HeldTask> rest) {
+        Lease lease = task.lease;
+        List<HeldTask> batch = claimQueued(rest);
+        List<TaskId> ids = new ArrayList<>();
+        ids.add(lease.id());
+        batch.forEach(later -> ids.add(later.lease.id()));
+        Map<TaskId, ReleaseOutcome> released = call(() -> {
+            store.blockPartition(lease.partition(), limit.blockFor());
+            return store.release(lease.consumer(), ids);
+        });
+        if (released == null) {
+            unsettled(task);
+            batch.forEach(this::unsettled);
+            return false;
+        }
+        settled(task, released.get(lease.id()) == ReleaseOutcome.RELEASED ? Settlement.RATE_LIMITED : Settlement.LEASE_LOST);
+        for (HeldTask later : batch) {
+            settled(later, released.get(later.lease.id()) == ReleaseOutcome.RELEASED
+                    ? Settlement.RETURNED_WITH_BATCH : Settlement.LEASE_LOST);
+        }
+        return false;
+    }
+
+    /** The lease of an ordered batch was lost: whatever of the batch may still be held goes back. */
+    private boolean returnRest(List<HeldTask> rest) {
+        release(claimQueued(rest));
+        return false;
+    }
+
+    private void abandon(List<HeldTask> rest) {
+        List<HeldTask> abandoned = claimQueued(rest);
+        if (abandoned.isEmpty()) {
+            return;
+        }
+        Incarnation incarnation = abandoned.get(0).incarnation;
+        incarnation.retire();
+        LOG.warn("queue {}: {} not renewed for a heartbeat TTL; not starting {} held task(s), the reaper returns them",
+                queue, incarnation.consumer, abandoned.size());
+        abandoned.forEach(task -> settled(task, Settlement.ABANDONED));
+    }
+
+    // ------------------------------------------------------------------ returning tasks
+
+    private void releaseQueued() {
+        release(held.snapshot().stream().filter(HeldTask::claimQueued).toList());
+    }
+
+    private void releaseRunning() {
+        List<HeldTask> overdue = held.snapshot().stream().filter(HeldTask::claimRunning).toList();
+        if (!overdue.isEmpty()) {
+            LOG.warn("queue {}: {} task(s) still running after the grace period; interrupting them and returning their tasks",
+                    queue, overdue.size());
+        }
+        release(overdue);
+    }
+
+    /** Returns claimed tasks unprocessed, their attempt not counted; one call per consumer name. */
+    private void release(List<HeldTask> tasks) {
+        Map<ConsumerId, List<HeldTask>> byConsumer = new LinkedHashMap<>();
+        tasks.forEach(task -> byConsumer.computeIfAbsent(task.lease.consumer(), consumer -> new ArrayList<>()).add(task));
+        byConsumer.forEach((consumer, group) -> {
+            List<TaskId> ids = group.stream().map(task -> task.lease.id()).toList();
+            Map<TaskId, ReleaseOutcome> released = call(() -> store.release(consumer, ids));
+            for (HeldTask task : group) {
+                if (released == null) {
+                    unsettled(task);
+                } else {
+                    settled(task, released.get(task.lease.id()) == ReleaseOutcome.RELEASED
+                            ? Settlement.RELEASED : Settlement.LEASE_LOST);
+                }
+            }
+        });
+    }
+
+    private List<HeldTask> claimQueued(List<HeldTask> tasks) {
+        return tasks.stream().filter(HeldTask::claimQueued).toList();
+    }
+
+    private void settled(HeldTask task, Settlement settlement) {
+        held.remove(task);
+        listeners.taskSettled(task.lease, settlement);
+    }
+
+    /**
+     * The backend could not be told what became of the task. It stays in flight under the task's
+     * consumer name, which is retired so it expires and the reaper returns the task.
+     */
+    private boolean unsettled(HeldTask task) {
+        task.incarnation.retire();
+        held.remove(task);
+        LOG.warn("queue {}: could not settle task {}; it stays in flight until the reaper returns it", queue, task.lease.id());
+        return false;
+    }
+
+    /**
+     * A store call that waits out an unreachable backend with backoff (until shutdown's grace
+     * period ends); null when it gave up.
+     */
+    private <R> R call(Supplier<R> operation) {
+        for (int failures = 1; ; failures++) {
+            try {
+                R result = operation.get();
+                backend.succeeded();
+                return result;
+            } catch (QueueUnavailableException e) {
+                backend.failed(e);
+                if (!settlePause.await(draw(options.outageBackoff(), failures))) {
+                    return null;
+                }
+            } catch (RuntimeException e) {
+                LOG.error("queue {}: the backend refused a call: {}", queue, BackendStatus.oneLine(e));
+                return null;
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ heartbeats and the reaper
+
+    private void heartbeat() {
+        try {
+            heartbeatTtl = store.settings().heartbeatTtl();
+            for (Incarnation incarnation : incarnations) {
+                if (!incarnation.needsHeartbeat()) {
+                    incarnations.remove(incarnation); // unrenewed, it expires and the reaper returns what it held
+                    continue;
+                }
+                long startedAt = clock.millis();
+                store.heartbeat(incarnation.consumer, heartbeatTtl);
+                incarnation.renewed(startedAt);
+            }
+            backend.succeeded();
+        } catch (RuntimeException e) {
+            backend.failed(e);
+        }
+    }
+
+    private void reap() {
+        try {
+            ReclaimReport report = store.reclaim();
+            backend.succeeded();
+            if (report.returned() > 0 || report.deadLettered() > 0) {
+                LOG.info("queue {}: reclaimed {} task(s) ({} now dead letters) from dead consumers {} and {} timed out",
+                        queue, report.returned() + report.deadLettered(), report.deadLettered(),
+                        report.deadConsumers(), report.timedOut());
+            }
+        } catch (RuntimeException e) {
+            backend.failed(e);
+        }
+    }
+
+    private Duration heartbeatInterval() {
+        return options.heartbeatInterval().orElseGet(this::thirdOfTtl);
+    }
+
+    private Duration reaperInterval() {
+        return options.reaperInterval().orElseGet(this::thirdOfTtl);
+    }
+
+    private Duration thirdOfTtl() {
+        return Duration.ofMillis(Math.max(1, heartbeatTtl.toMillis() / 3));
+    }
+
+    private Incarnation newIncarnation() {
+        int number = incarnationCount.incrementAndGet();
+        String base = options.consumer().value();
+        ConsumerId name = number == 1 ? options.consumer() : ConsumerId.of(suffixed(base, "~" + number));
+        Incarnation incarnation = new Incarnation(name, clock.millis());
+        incarnations.add(incarnation);
+        return incarnation;
+    }
+
+    private Incarnation incarnationForFetching() {
+        if (current.retired()) {
+            current = newIncarnation();
+            LOG.info("queue {}: fetching as {} from now on; {} expires and the reaper returns what it may hold",
+                    queue, current.consumer, options.consumer());
+        }
+        return current;
+    }
+
+    private static String suffixed(String base, String suffix) {
+        int room = ConsumerId.MAX_LENGTH - suffix.length();
+        return (base.length() > room ? base.substring(0, room) : base) + suffix;
+    }
+
+    /** One heartbeat with the shortest TTL per name: the consumer stops counting as live at once. */
+    private void expireIncarnations() {
+        for (Incarnation incarnation : incarnations) {
+            try {
+                store.heartbeat(incarnation.consumer, EXPIRE_AT_ONCE);
+            } catch (RuntimeException e) {
+                return; // unreachable: the names expire on their own after the TTL
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    private Duration draw(RetryPolicy policy, int failedAttempts) {
+        synchronized (random) {
+            return policy.delayAfter(Math.max(1, failedAttempts), random);
+        }
+    }
+
+    /** The error class and message: what a dead letter carries. */
+    static String describe(Throwable error) {
+        String message = error.getMessage();
+        return message == null || message.isBlank() ? error.getClass().getName()
+                : error.getClass().getName() + ": " + message.strip().replaceAll("\\s*\\R\\s*", " ");
+    }
+
+    private void joinFetcher(long deadline) {
+        try {
+            // a fetch in progress ends within fetchWait; its tasks are returned when it does
+            fetcher.join(Math.max(1, remaining(deadline).toMillis() + options.fetchWait().toMillis()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private boolean awaitHandlers(Duration timeout) {
+        try {
+            return handlers.awaitTermination(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private static Duration remaining(long deadline) {
+        return Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
+    }
+
+    private ThreadFactory threads(String role) {
+        AtomicInteger count = new AtomicInteger();
+        return job -> new Thread(job, "ordo-" + queue + "-" + role + "-" + count.incrementAndGet());
+    }
+
+    /** The payload could not be decoded: a poison task that no retry will fix. */
+    private static final class UndecodablePayload extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        UndecodablePayload(RuntimeException cause) {
+            super(cause);
+        }
+    }
+
+    /** Builds a worker; everything but the store, type and handler has a default. */
+    public static final class Builder<T> {
+        private final TaskStore store;
+        private final Class<T> type;
+        private final TaskHandler<? super T> handler;
+        private WorkerOptions options;
+        private PayloadCodec codec;
+        private Clock clock = Clock.system();
+        private RandomGenerator random;
+        private Scheduler scheduler;
+        private final List<WorkerListener> listeners = new ArrayList<>();
+
+        private Builder(TaskStore store, Class<T> type, TaskHandler<? super T> handler) {
+            this.store = Validate.notNull("store", store);
+            this.type = Validate.notNull("type", type);
+            this.handler = Validate.notNull("handler", handler);
+        }
+
+        /** Default: {@link WorkerOptions#create()}. */
+        public Builder<T> options(WorkerOptions value) {
+            options = Validate.notNull("options", value);
+            return this;
+        }
+
+        /** Default: JSON through {@link JacksonPayloadCodec}. */
+        public Builder<T> codec(PayloadCodec value) {
+            codec = Validate.notNull("codec", value);
+            return this;
+        }
+
+        /** The worker's notion of now (lease renewals, outage lengths). Default: the wall clock. */
+        public Builder<T> clock(Clock value) {
+            clock = Validate.notNull("clock", value);
+            return this;
+        }
+
+        /** Draws the jitter of every backoff. Default: a randomly seeded generator. */
+        public Builder<T> random(RandomGenerator value) {
+            random = Validate.notNull("random", value);
+            return this;
+        }
+
+        /** Runs timed jobs and pauses. Default: one of the worker's own on wall time, closed when it stops. */
+        public Builder<T> scheduler(Scheduler value) {
+            scheduler = Validate.notNull("scheduler", value);
+            return this;
+        }
+
+        public Builder<T> listener(WorkerListener value) {
+            listeners.add(Validate.notNull("listener", value));
+            return this;
+        }
+
+        public Worker<T> build() {
+            if (options == null) {
+                options = WorkerOptions.create();
+            }
+            if (codec == null) {
+                codec = new JacksonPayloadCodec();
+            }
+            if (random == null) {
+                random = RandomGenerator.getDefault();
+            }
+            return new Worker<>(this);
+        }
+    }
+}

@@ -1,0 +1,128 @@
+package io.ordo.runtime.metrics;
+
+import com.google.inject.Guice;
+import com.google.inject.Injector;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.ordo.domain.Partition;
+import io.ordo.domain.QueueName;
+import io.ordo.domain.ConsumerId;
+import io.ordo.inmemory.InMemoryQueueModule;
+import io.ordo.ports.VirtualClock;
+import io.ordo.runtime.Publication;
+import io.ordo.runtime.Publisher;
+import io.ordo.runtime.RuntimeModule;
+import io.ordo.runtime.Workers;
+import io.ordo.ports.TaskStore;
+import io.ordo.runtime.worker.Outcome;
+import io.ordo.runtime.worker.Scheduler;
+import io.ordo.runtime.worker.Worker;
+import io.ordo.runtime.worker.WorkerOptions;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Workers from the Guice module report every outcome under the documented names. */
+class WorkerMetricsTest {
+    record Job(String name, String behaviour) {
+    }
+
+    private static final QueueName QUEUE = QueueName.of("jobs");
+
+    private final VirtualClock clock = new VirtualClock();
+    private final MeterRegistry registry = new SimpleMeterRegistry();
+    private final Injector injector = Guice.createInjector(new InMemoryQueueModule(clock), new RuntimeModule(registry));
+    private final Workers workers = injector.getInstance(Workers.class);
+
+    @Test
+    void every_outcome_is_counted_and_timed_under_the_queues_tag() throws Exception {
+        Publisher<Job> publisher = workers.publisher(QUEUE);
+        Partition jobs = Partition.regular("jobs");
+        publisher.publishAll(List.of(
+                Publication.of(jobs, new Job("a", "succeed")), Publication.of(jobs, new Job("b", "succeed")),
+                Publication.of(jobs, new Job("c", "throw")), Publication.of(jobs, new Job("d", "fail")),
+                Publication.of(jobs, new Job("e", "retry"))));
+        Set<String> done = ConcurrentHashMap.newKeySet();
+        Worker<Job> worker = workers.worker(QUEUE, Job.class, (job, context) -> {
+            done.add(job.name());
+            return switch (job.behaviour()) {
+                case "throw" -> throw new IllegalStateException("boom");
+                case "fail" -> Outcome.fail("bad job");
+                case "retry" -> Outcome.retryAfter(Duration.ofHours(1), "later");
+                default -> Outcome.success();
+            };
+        }, WorkerOptions.builder().consumer("metrics-worker").fetchWait(Duration.ofMillis(20)).build());
+
+        worker.start();
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (count(MetricNames.PROCESSED) + count(MetricNames.DEAD_LETTERED) + count(MetricNames.RETRIED) < 5
+                && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        worker.stop();
+
+        assertThat(count(MetricNames.PROCESSED)).isEqualTo(2);
+        assertThat(count(MetricNames.DEAD_LETTERED)).as("d failed").isEqualTo(1);
+        assertThat(count(MetricNames.RETRIED)).as("c threw, e asked for a retry").isEqualTo(2);
+        assertThat(registry.get(MetricNames.FAILED).tag("outcome", "error").counter().count()).isEqualTo(1);
+        assertThat(registry.get(MetricNames.FAILED).tag("outcome", "fail").counter().count()).isEqualTo(1);
+        assertThat(registry.get(MetricNames.FAILED).tag("outcome", "retry_after").counter().count()).isEqualTo(1);
+        assertThat(registry.get(MetricNames.PROCESSING_TIME).tag("result", "success").timer().count()).isEqualTo(2);
+        assertThat(registry.get(MetricNames.PROCESSING_TIME).tag("result", "failure").timer().count()).isEqualTo(3);
+        assertThat(registry.get(MetricNames.FETCH_LATENCY).tag("result", "tasks").timer().count()).isPositive();
+        assertThat(registry.get(MetricNames.WORKER_HELD).gauge().value()).isZero();
+        assertThat(registry.getMeters()).allSatisfy(meter -> assertThat(meter.getId().getTag("queue")).isEqualTo("jobs"));
+    }
+
+    @Test
+    void the_meters_are_exactly_the_documented_ones() {
+        workers.worker(QUEUE, Job.class, (job, context) -> Outcome.success(), WorkerOptions.create());
+
+        // a registry without native histograms (this one) adds one gauge per bucket set, named <timer>.histogram
+        Set<String> names = registry.getMeters().stream().map(Meter::getId).map(Meter.Id::getName)
+                .filter(name -> !name.endsWith(".histogram")).collect(Collectors.toSet());
+
+        assertThat(names).containsExactlyInAnyOrder(MetricNames.PROCESSED, MetricNames.FAILED, MetricNames.RETRIED,
+                MetricNames.DEAD_LETTERED, MetricNames.RATE_LIMITED, MetricNames.RETURNED, MetricNames.PROCESSING_TIME,
+                MetricNames.FETCH_LATENCY, MetricNames.WORKER_HELD, MetricNames.WORKER_READY, MetricNames.QUEUE_READY,
+                MetricNames.QUEUE_DELAYED, MetricNames.QUEUE_IN_FLIGHT, MetricNames.QUEUE_DEAD,
+                MetricNames.QUEUE_OLDEST_DUE_AGE, MetricNames.QUEUE_LIVE_CONSUMERS);
+    }
+
+    @Test
+    void queue_gauges_show_the_queues_counts_as_of_the_last_refresh_and_nan_before_any() {
+        TaskStore store = workers.store(QUEUE);
+        QueueGauges gauges = new QueueGauges(registry, store, Scheduler.system(), Duration.ofSeconds(5));
+        assertThat(gauge(MetricNames.QUEUE_READY)).as("before the first refresh").isNaN();
+        Publisher<Job> publisher = workers.publisher(QUEUE);
+        Partition jobs = Partition.regular("jobs");
+        publisher.publishAll(List.of(Publication.of(jobs, new Job("a", "")), Publication.of(jobs, new Job("b", "")),
+                Publication.of(jobs, new Job("later", "")).withDelay(Duration.ofMinutes(1))));
+        store.consume(ConsumerId.of("someone"), 1, Duration.ZERO);
+        clock.advance(Duration.ofMillis(1500));
+
+        gauges.refresh();
+
+        assertThat(gauge(MetricNames.QUEUE_READY)).isEqualTo(1);
+        assertThat(gauge(MetricNames.QUEUE_DELAYED)).isEqualTo(1);
+        assertThat(gauge(MetricNames.QUEUE_IN_FLIGHT)).isEqualTo(1);
+        assertThat(gauge(MetricNames.QUEUE_DEAD)).isZero();
+        assertThat(gauge(MetricNames.QUEUE_OLDEST_DUE_AGE)).isEqualTo(1.5);
+        assertThat(gauge(MetricNames.QUEUE_LIVE_CONSUMERS)).isEqualTo(1);
+    }
+
+    private double gauge(String name) {
+        return registry.get(name).gauge().value();
+    }
+
+    private double count(String name) {
+        return registry.find(name).counters().stream().mapToDouble(counter -> counter.count()).sum();
+    }
+}
