@@ -103,7 +103,7 @@ const operations = {
         await queue.add('t', payload(published, now()));
         published++;
       }
-      return { tasksPerSecond: published / ((now() - start) / 1e9) };
+      return { tasksPerSecond: published / ((now() - start) / 1e9), published };
     });
   },
 

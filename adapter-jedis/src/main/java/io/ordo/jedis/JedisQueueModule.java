@@ -17,6 +17,11 @@ public final class JedisQueueModule extends AbstractModule {
         this.options = options;
     }
 
+    /** The defaults of {@link RedisOptions} for the server the URI names. */
+    public JedisQueueModule(String redisUri) {
+        this(RedisOptions.create(redisUri));
+    }
+
     @Provides
     @Singleton
     TaskStoreFactory taskStoreFactory() {

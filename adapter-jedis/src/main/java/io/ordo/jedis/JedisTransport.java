@@ -9,8 +9,10 @@ import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.SslOptions;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.exceptions.JedisException;
 
 import java.net.ConnectException;
 import java.nio.charset.StandardCharsets;
@@ -53,8 +55,10 @@ final class JedisTransport implements RedisTransport {
         DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
                 .connectionTimeoutMillis(Math.toIntExact(options.connectTimeout().toMillis()))
                 .socketTimeoutMillis(Math.toIntExact(options.commandTimeout().toMillis()))
-                .ssl(endpoint.tls())
                 .database(endpoint.database());
+        if (endpoint.tls()) {
+            config.sslOptions(SslOptions.defaults()); // the JVM's trust store, host name verified
+        }
         endpoint.username().ifPresent(config::user);
         endpoint.password().ifPresent(config::password);
         GenericObjectPoolConfig<Connection> pool = new GenericObjectPoolConfig<>();
@@ -107,6 +111,8 @@ final class JedisTransport implements RedisTransport {
             throw new RedisErrorReply(e.getMessage(), e);
         } catch (JedisConnectionException e) {
             throw new RedisUnreachable(message(e), neverSent(e), e);
+        } catch (JedisException e) {
+            throw new RedisUnreachable(message(e), neverSent(e), e); // e.g. no connection free in the pool
         } catch (IllegalStateException e) {
             throw new RedisUnreachable(message(e), true, e); // the pool is closed
         }

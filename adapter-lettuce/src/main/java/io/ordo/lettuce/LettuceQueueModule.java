@@ -17,6 +17,11 @@ public final class LettuceQueueModule extends AbstractModule {
         this.options = options;
     }
 
+    /** The defaults of {@link RedisOptions} for the server the URI names. */
+    public LettuceQueueModule(String redisUri) {
+        this(RedisOptions.create(redisUri));
+    }
+
     @Provides
     @Singleton
     TaskStoreFactory taskStoreFactory() {

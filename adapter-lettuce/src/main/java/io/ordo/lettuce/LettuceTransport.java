@@ -3,6 +3,7 @@ package io.ordo.lettuce;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisCommandInterruptedException;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisException;
@@ -64,6 +65,12 @@ final class LettuceTransport implements RedisTransport {
         try {
             call(() -> connection.sync().blpop(seconds(capped(timeout)), key));
             healthy = true;
+        } catch (RedisUnreachable e) {
+            if (e.getCause() instanceof RedisCommandInterruptedException) {
+                Thread.currentThread().interrupt(); // the caller sees the flag and stops waiting
+                return;
+            }
+            throw e;
         } finally {
             if (healthy && !closed) {
                 idleWaiters.push(connection);

@@ -63,6 +63,29 @@ class RedisFootprintMeasurement {
         }
     }
 
+    @Test
+    void publish_rate_in_batches_of_100() {
+        int count = Math.min(TASKS, 200_000);
+        try (RedisServer server = RedisServer.start();
+             RedisTaskStoreFactory factory = LettuceTaskStores.factory(RedisOptions.create(server.uri()))) {
+            TaskStore store = factory.forQueue(QueueName.of("measure"));
+            store.stats();
+            server.command("CONFIG", "RESETSTAT");
+            long start = System.nanoTime();
+            List<NewTask> batch = new ArrayList<>(100);
+            for (int i = 0; i < count; i++) {
+                batch.add(NewTask.builder(Partition.of("p-" + (i % 1000)), payload()).id(TaskId.of("t" + i)).build());
+                if (batch.size() == 100) {
+                    store.publish(batch);
+                    batch.clear();
+                }
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            System.out.printf("publish by 100 over 1,000 partitions, one caller: %,.0f tasks/s, %.1f us of server time"
+                    + " per call%n", count / seconds, usecPerEvalsha(server));
+        }
+    }
+
     private static void report(String label, IntFunction<TaskId> ids) {
         try (RedisServer server = RedisServer.start();
              RedisTaskStoreFactory factory = LettuceTaskStores.factory(RedisOptions.create(server.uri()))) {

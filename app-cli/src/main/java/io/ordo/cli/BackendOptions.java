@@ -1,16 +1,23 @@
 package io.ordo.cli;
 
 import com.google.inject.Guice;
+import com.google.inject.Injector;
 import com.google.inject.Module;
+import com.google.inject.util.Modules;
+import io.ordo.domain.InvalidInputException;
 import io.ordo.inmemory.InMemoryQueueModule;
+import io.ordo.jedis.JedisQueueModule;
+import io.ordo.lettuce.LettuceQueueModule;
 import io.ordo.ports.Clock;
 import io.ordo.ports.TaskStoreFactory;
+import io.ordo.redis.RedisOptions;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The backend options every command shares. The CLI is the one place that knows every backend:
@@ -18,24 +25,39 @@ import java.net.URI;
  * (docs/decisions/cli-backend-selection.md).
  */
 final class BackendOptions {
+    static final String DEFAULT_REDIS = "redis://localhost:6379";
+
     @Option(names = "--backend", paramLabel = "BACKEND", defaultValue = "inmemory", converter = Backend.Converter.class,
             description = "Where queues live: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
     Backend backend;
 
     @Option(names = "--redis", paramLabel = "URI",
-            description = "The Redis to use with the lettuce and jedis backends, e.g. redis://localhost:6379.")
-    URI redis;
+            description = "The Redis of the lettuce and jedis backends: redis://[user:password@]host[:port][/db], "
+                    + "rediss:// for TLS (default: " + DEFAULT_REDIS + ").")
+    String redis;
 
     @Spec(Spec.Target.MIXEE)
     CommandSpec command;
 
     /** Opens the chosen backend; the in-memory one runs on {@code clock}. */
     TaskStoreFactory open(Clock clock) {
-        return Guice.createInjector(module(clock)).getInstance(TaskStoreFactory.class);
+        return injector(clock).getInstance(TaskStoreFactory.class);
+    }
+
+    /** An injector with the backend's module (binding the store factory and the clock) and {@code more}. */
+    Injector injector(Clock clock, Module... more) {
+        List<Module> modules = new ArrayList<>(List.of(more));
+        modules.add(module(clock));
+        return Guice.createInjector(modules);
     }
 
     Backend backend() {
         return backend;
+    }
+
+    /** Where the queues are, for messages: {@code inmemory} or the Redis address. */
+    String describe() {
+        return backend == Backend.INMEMORY ? "inmemory" : backend + " at " + redisOptions().endpoint();
     }
 
     /** A one-shot command on the in-memory backend leaves nothing behind: say so, on stderr. */
@@ -55,8 +77,21 @@ final class BackendOptions {
                 }
                 yield new InMemoryQueueModule(clock);
             }
-            case LETTUCE, JEDIS -> throw new ParameterException(command.commandLine(),
-                    "backend " + backend + " is not built into this CLI yet");
+            // Redis stores keep time with the server's clock; the worker measures its own intervals on this one.
+            case LETTUCE -> Modules.combine(new LettuceQueueModule(redisOptions()), clockModule(clock));
+            case JEDIS -> Modules.combine(new JedisQueueModule(redisOptions()), clockModule(clock));
         };
+    }
+
+    private RedisOptions redisOptions() {
+        try {
+            return RedisOptions.create(redis == null ? DEFAULT_REDIS : redis);
+        } catch (InvalidInputException e) {
+            throw new ParameterException(command.commandLine(), "--redis " + e.problem());
+        }
+    }
+
+    private static Module clockModule(Clock clock) {
+        return binder -> binder.bind(Clock.class).toInstance(clock);
     }
 }

@@ -8,6 +8,8 @@ final class ExitCodes {
     static final int FAILURE = 1;
     /** The arguments or the input were wrong; nothing was written. */
     static final int BAD_INPUT = 2;
+    /** The task asked for does not exist ({@code ordo get}). */
+    static final int NOT_FOUND = 3;
 
     private ExitCodes() {
     }

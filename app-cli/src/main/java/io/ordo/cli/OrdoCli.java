@@ -19,6 +19,7 @@ import java.util.concurrent.Callable;
  * <pre>
  * java -jar ordo.jar demo
  * java -jar ordo.jar publish --queue orders --partition account-42 --ordered '{"cents":100}'
+ * java -jar ordo.jar work --backend lettuce --redis redis://localhost:6379 --queue orders --metrics-port 9090
  * java -jar ordo.jar stats --queue orders
  * </pre>
  *
@@ -28,7 +29,8 @@ import java.util.concurrent.Callable;
         description = "Fault-tolerant task queues on Redis, with ordered partitions.",
         mixinStandardHelpOptions = true,
         versionProvider = OrdoCli.Version.class,
-        subcommands = {DemoCommand.class, PublishCommand.class, StatsCommand.class})
+        subcommands = {DemoCommand.class, PublishCommand.class, WorkCommand.class, StatsCommand.class, GetCommand.class,
+                CancelCommand.class, DeadCommand.class, PauseCommand.class, ResumeCommand.class})
 public final class OrdoCli implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -46,7 +48,7 @@ public final class OrdoCli implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        throw new ParameterException(spec.commandLine(), "missing command: demo, publish or stats (see 'ordo --help')");
+        throw new ParameterException(spec.commandLine(), "missing command: demo, publish, work, stats, get, cancel, dead, pause or resume (see 'ordo --help')");
     }
 
     private static int reportBadArguments(ParameterException problem, String[] args) {

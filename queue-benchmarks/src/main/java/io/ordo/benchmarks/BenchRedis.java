@@ -67,6 +67,13 @@ final class BenchRedis implements AutoCloseable {
         return fields;
     }
 
+    /** CPU seconds the server has used since it started (user and system, every thread). */
+    double cpuSeconds() {
+        Map<String, String> cpu = info("cpu");
+        return Double.parseDouble(cpu.getOrDefault("used_cpu_user", "0"))
+                + Double.parseDouble(cpu.getOrDefault("used_cpu_sys", "0"));
+    }
+
     /** Starts counting afresh: command statistics and the slow log. */
     void resetStatistics() {
         server.command("CONFIG", "RESETSTAT");

@@ -106,12 +106,21 @@ final class BenchRun {
     private void runOnce(Workload workload, Contender contender, Subject subject, BenchRedis redis, Results results,
                          String repetition, boolean profile) {
         redis.flushAll();
-        BenchContext context = new BenchContext(redis, mode.sizes(), repetitions,
-                profile ? redis::resetStatistics : () -> { });
+        double[] cpuAtStart = {Double.NaN};
+        BenchContext context = new BenchContext(redis, mode.sizes(), repetitions, () -> {
+            cpuAtStart[0] = redis.cpuSeconds();
+            if (profile) {
+                redis.resetStatistics();
+            }
+        });
         long start = System.nanoTime();
         Measurement measurement;
         try {
             measurement = subject.run(workload, context);
+            if (measurement.tasks() > 0) {
+                measurement.add(Figure.serverCpu(workload),
+                        (redis.cpuSeconds() - cpuAtStart[0]) * 1e6 / measurement.tasks());
+            }
         } catch (RuntimeException e) {
             measurement = new Measurement().check(workload + ": ran without error", false, String.valueOf(e));
             e.printStackTrace();

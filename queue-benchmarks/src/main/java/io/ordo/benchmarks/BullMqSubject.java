@@ -79,13 +79,15 @@ final class BullMqSubject implements Subject {
         return switch (workload) {
             case P1 -> {
                 context.startMeasuring();
-                yield new Measurement().add(Figure.P1_RATE,
-                        call(request("P1").put("seconds", sizes.publishSeconds())).path("tasksPerSecond").asDouble());
+                JsonNode answer = call(request("P1").put("seconds", sizes.publishSeconds()));
+                yield new Measurement().add(Figure.P1_RATE, answer.path("tasksPerSecond").asDouble())
+                        .tasks(answer.path("published").asLong());
             }
             case P2 -> {
                 context.startMeasuring();
                 yield new Measurement().add(Figure.P2_RATE, call(request("P2").put("tasks", sizes.publishTasks())
-                        .put("batch", Mode.Sizes.PUBLISH_BATCH)).path("tasksPerSecond").asDouble());
+                        .put("batch", Mode.Sizes.PUBLISH_BATCH)).path("tasksPerSecond").asDouble())
+                        .tasks(sizes.publishTasks());
             }
             case C1 -> drain(sizes.drainTasks(), context);
             case L1 -> latency(Workload.L1, Mode.Sizes.L1_RATE, sizes.l1Seconds(), context);
@@ -100,7 +102,7 @@ final class BullMqSubject implements Subject {
         call(request("fill").put("from", 0).put("tasks", tasks));
         context.startMeasuring();
         JsonNode answer = call(request("drain").put("tasks", tasks).put("concurrency", CONCURRENCY));
-        return new Measurement().add(Figure.C1_RATE, answer.path("tasksPerSecond").asDouble())
+        return new Measurement().add(Figure.C1_RATE, answer.path("tasksPerSecond").asDouble()).tasks(tasks)
                 .check("C1: " + "each job handled and completed exactly once", exactlyOnce(answer, tasks),
                         describe(answer, tasks));
     }

@@ -10,7 +10,7 @@ import java.util.Locale;
  */
 record Figure(String id, Workload workload, String label, Unit unit, Better better) {
     enum Unit {
-        TASKS_PER_SECOND("tasks/s"), MILLIS("ms"), BYTES_PER_TASK("bytes/task"), COMMANDS_PER_SECOND("commands/s"),
+        TASKS_PER_SECOND("tasks/s"), MICROS_PER_TASK("µs/task"), MILLIS("ms"), BYTES_PER_TASK("bytes/task"), COMMANDS_PER_SECOND("commands/s"),
         COUNT("count");
 
         private final String text;
@@ -53,6 +53,15 @@ record Figure(String id, Workload workload, String label, Unit unit, Better bett
                 Better.HIGHER);
     }
 
+    /**
+     * Redis CPU time (user + system) per task in the measured part: what the server spends on a task,
+     * which the load of a shared machine barely moves, unlike rates and latencies.
+     */
+    static Figure serverCpu(Workload workload) {
+        return new Figure(workload + ".cpu", workload, workload + " Redis CPU per task", Unit.MICROS_PER_TASK,
+                Better.LOWER);
+    }
+
     /** A value as people read it: 52.3k, 1.84, 212. */
     String format(double value) {
         if (Double.isNaN(value)) {
@@ -61,6 +70,7 @@ record Figure(String id, Workload workload, String label, Unit unit, Better bett
         return switch (unit) {
             case TASKS_PER_SECOND -> value >= 10_000 ? String.format(Locale.ROOT, "%.1fk", value / 1000)
                     : String.format(Locale.ROOT, "%,.0f", value);
+            case MICROS_PER_TASK -> String.format(Locale.ROOT, value >= 100 ? "%.0f" : "%.1f", value);
             case MILLIS -> value >= 100 ? String.format(Locale.ROOT, "%.0f", value)
                     : String.format(Locale.ROOT, value >= 10 ? "%.1f" : "%.2f", value);
             case BYTES_PER_TASK, COUNT -> String.format(Locale.ROOT, "%,.0f", value);

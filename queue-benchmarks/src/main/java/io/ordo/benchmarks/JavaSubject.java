@@ -70,14 +70,14 @@ final class JavaSubject implements Subject {
             queue.publish(task(published, PARTITIONS, false));
             published++;
         }
-        return new Measurement().add(Figure.P1_RATE, published / secondsSince(start));
+        return new Measurement().add(Figure.P1_RATE, published / secondsSince(start)).tasks(published);
     }
 
     private Measurement publishInBatches(int tasks, BenchContext context) {
         context.startMeasuring();
         long start = System.nanoTime();
         publishAll(tasks, PARTITIONS, false, Mode.Sizes.PUBLISH_BATCH);
-        return new Measurement().add(Figure.P2_RATE, tasks / secondsSince(start));
+        return new Measurement().add(Figure.P2_RATE, tasks / secondsSince(start)).tasks(tasks);
     }
 
     /** Task i goes to partition i mod partitions, as the partition's (i / partitions)-th task. */
@@ -104,10 +104,11 @@ final class JavaSubject implements Subject {
         Ledger ledger = new Ledger(tasks, ordered ? partitions : 0, false);
         context.startMeasuring();
         double rate = timedDrain(ledger, tasks, tasks);
+        Measurement.Check once = ledger.exactlyOnce(tasks);
         Measurement measurement = new Measurement()
                 .add(ordered ? Figure.C2_RATE : Figure.C1_RATE, rate)
-                .check((ordered ? "C2" : "C1") + ": " + "each task handled and acked exactly once",
-                        ledger.exactlyOnce(tasks).passed(), ledger.exactlyOnce(tasks).detail());
+                .tasks(tasks)
+                .check((ordered ? "C2" : "C1") + ": " + once.name(), once.passed(), once.detail());
         if (ordered) {
             measurement.add(Figure.C2_VIOLATIONS, ledger.violations())
                     .check("C2: order kept in every ordered partition", ledger.violations() == 0,

@@ -13,6 +13,7 @@ import java.util.Map;
 final class Measurement {
     private final Map<Figure, List<Double>> samples = new LinkedHashMap<>();
     private final List<Check> checks = new ArrayList<>();
+    private long tasks;
 
     /** A correctness finding: passed, or what went wrong. */
     record Check(String name, boolean passed, String detail) {
@@ -28,9 +29,20 @@ final class Measurement {
         return this;
     }
 
+    /** How many tasks the measured part moved, for the server's CPU time per task (0: not reported). */
+    Measurement tasks(long count) {
+        tasks = count;
+        return this;
+    }
+
+    long tasks() {
+        return tasks;
+    }
+
     Measurement addAll(Measurement other) {
         other.samples.forEach((figure, values) -> values.forEach(value -> add(figure, value)));
         checks.addAll(other.checks);
+        tasks += other.tasks;
         return this;
     }
 

@@ -7,7 +7,7 @@ import java.util.List;
  * down so the whole run stays under two minutes (its C3 "very many" is the queue size, not a million).
  */
 enum Mode {
-    QUICK(new Sizes(1, 20_000, 20_000, 60_000, List.of(10, 1_000, 60_000), 10_000, 1.5, 1.0, 60_000, 1, 3_000)),
+    QUICK(new Sizes(0.5, 10_000, 10_000, 24_000, List.of(10, 1_000, 24_000), 5_000, 1.0, 0.5, 30_000, 1, 2_000)),
     FULL(new Sizes(3, 200_000, 200_000, 1_000_000, List.of(10, 10_000, 1_000_000), 200_000, 10, 10, 1_000_000, 10,
             20_000));
 

@@ -1,6 +1,5 @@
 package io.ordo.benchmarks;
 
-import io.lettuce.core.Consumer;
 import io.lettuce.core.LettuceFutures;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
@@ -60,11 +59,11 @@ final class StreamsLettuceQueue implements BenchQueue {
     }
 
     @Override
-    public BenchQueue.Consumer consumer(String name) {
+    public Consumer consumer(String name) {
         createGroup();
         StatefulRedisConnection<byte[], byte[]> reader = client.connect(ByteArrayCodec.INSTANCE);
-        Consumer<byte[]> me = Consumer.from(Streams.GROUP, Streams.bytes(name));
-        return new BenchQueue.Consumer() {
+        io.lettuce.core.Consumer<byte[]> me = io.lettuce.core.Consumer.from(Streams.GROUP, Streams.bytes(name));
+        return new Consumer() {
             @Override
             public List<Delivery> fetch(int max, Duration wait) {
                 XReadArgs args = XReadArgs.Builder.count(max);

@@ -14,9 +14,12 @@ for i = FIRST_ID, #ARGV do
         reply[#reply + 1] = 2
     else
         if r.state == STATE_WAITING then
-            -- a list member stays behind and is dropped when it reaches the front
-            if call('ZREM', rest_key(r.code), member(r, id)) == 1 then count('rest', -1) end
-            call('ZREM', K_DELAYED, id)
+            local was_delayed = call('ZREM', K_DELAYED, id) == 1
+            if call('ZREM', rest_key(r.code), member(r, id)) == 1 then
+                count('rest', -1)
+            elseif is_ordered(r.code) or not was_delayed then
+                count('stale', 1) -- its list member stays behind until it reaches the front
+            end
             leave_waiting(r)
         else
             call('ZREM', K_DEAD, id)

@@ -216,6 +216,10 @@ end
 
 function O.member_id(m) return string.sub(m, 14) end
 
+function O.member_priority(m)
+    return 1000 - math.floor(struct.unpack('>I7', m) / O.PRIORITY_SPAN)
+end
+
 -- Compares the numeric prefixes (Lua's own string order follows the server's locale).
 function O.member_before(a, b)
     local score_a, seq_a = struct.unpack('>I7I6', a)
@@ -237,54 +241,59 @@ end
 -- A partition's waiting tasks live in two places: a list taking every arrival that sorts after the
 -- list's last member (the usual case: publish order), and a sorted set for the rest. The list costs a
 -- few bytes per task; the head is the lower of the two heads.
+-- Returns true when the member went behind a live list member, so the partition's head is unchanged.
 function O.part_insert(code, m)
     local last = O.tails[code]
     if last == nil then last = O.call('LINDEX', O.run_key(code), -1) end
     if not last or O.member_before(last, m) then
         O.call('RPUSH', O.run_key(code), m)
         O.tails[code] = m
+        if last and O.counter('stale') == 0 then return true end
     elseif O.call('ZADD', O.rest_key(code), 0, m) == 1 then
         O.count('rest', 1) -- members in all sorted sets: while 0, no call looks at them
     end
     O.forget(code)
+    return false
 end
 
 -- The record of a member if it still names a waiting task (a cancelled task leaves its list member
--- behind; it is dropped when it reaches the front).
+-- behind; it is dropped when it reaches the front). While the queue has no such member ('stale' is 0),
+-- list members need no check.
 function O.live(m)
     local r = O.load(O.member_id(m))
     if r and r.state == O.STATE_WAITING and r.seq == O.member_seq(m) then return r end
     return nil
 end
 
--- The partition's lowest waiting member: member, record, whether it is the list's front.
-function O.part_head(code)
+-- The partition's lowest waiting member: member, its record (read only when asked for), whether it is
+-- the list's front.
+function O.part_head(code, with_record)
     local known = O.heads[code]
-    if known ~= nil then
-        if known then return known[1], known[2], known[3] end
-        return nil
+    if known == nil then
+        known = O.find_head(code)
+        O.heads[code] = known
     end
+    if not known then return nil end
+    if with_record and not known[2] then known[2] = O.load(O.member_id(known[1])) end
+    return known[1], known[2], known[3]
+end
+
+function O.find_head(code)
     local run, rest = O.run_key(code), O.rest_key(code)
     local b = O.counter('rest') > 0 and O.call('ZRANGE', rest, 0, 0)[1]
     while true do
         local a = O.call('LINDEX', run, 0)
-        local m, from_run = b, false
-        if a and (not b or O.member_before(a, b)) then m, from_run = a, true end
-        if not m then
-            O.heads[code] = false
-            return nil
-        end
-        local r = O.live(m)
-        if r then
-            O.heads[code] = { m, r, from_run }
-            return m, r, from_run
-        end
-        if from_run then
+        if a and (not b or O.member_before(a, b)) then
+            if O.counter('stale') == 0 then return { a, false, true } end
+            local r = O.live(a)
+            if r then return { a, r, true } end
             O.call('LPOP', run)
-        else -- not expected: cancel removes sorted-set members at once
-            O.call('ZREM', rest, m)
-            O.count('rest', -1)
-            b = O.call('ZRANGE', rest, 0, 0)[1]
+            O.count('stale', -1)
+            if O.tails[code] == a then O.tails[code] = false end
+        elseif b then
+            return { b, false, false } -- cancel removes sorted-set members at once: always live
+        else
+            return false
         end
     end
 end
@@ -292,6 +301,7 @@ end
 function O.part_pop(code, m, from_run)
     if from_run then
         O.call('LPOP', O.run_key(code))
+        if O.tails[code] == m then O.tails[code] = false end
     else
         O.call('ZREM', O.rest_key(code), m)
         O.count('rest', -1)
@@ -313,6 +323,8 @@ function O.drop_partition(code)
     O.call('HDEL', O.K_SIZES, code)
     O.call('HDEL', O.K_TURNS, code)
     if O.counter('rest') > 0 then O.count('rest', -O.call('ZCARD', O.rest_key(code))) end
+    -- with no waiting task left, whatever the list still holds is cancelled tasks' members
+    if O.counter('stale') > 0 then O.count('stale', -O.call('LLEN', O.run_key(code))) end
     O.call('DEL', O.run_key(code), O.rest_key(code))
     O.heads[code], O.tails[code], O.turns[code] = false, false, false
 end
@@ -341,19 +353,23 @@ end
 -- Puts a partition in the index of eligible partitions, or takes it out, from its current state.
 function O.refresh(code)
     local turn = O.turn_of(code)
+    local ordered = O.is_ordered(code)
     local m, r
-    if turn and not (O.is_ordered(code) and O.call('HEXISTS', O.K_LOCKS, code) == 1) and not O.is_blocked(code) then
-        m, r = O.part_head(code)
+    if turn and not (ordered and O.call('HEXISTS', O.K_LOCKS, code) == 1) and not O.is_blocked(code) then
+        m, r = O.part_head(code, ordered) -- a regular partition's members are all ready
     end
-    if m and r.ready <= O.NOW then
-        O.call('ZADD', O.K_READY, (1000 - r.priority) * O.PRIORITY_SPAN + turn, code)
+    local ready = m and (not ordered or r.ready <= O.NOW)
+    if ready then
+        O.call('ZADD', O.K_READY, (1000 - O.member_priority(m)) * O.PRIORITY_SPAN + turn, code)
     else
         O.call('ZREM', O.K_READY, code)
     end
-    if m and r.ready > O.NOW then
-        O.call('ZADD', O.K_WAKE, r.ready, code) -- an ordered head waiting for its time
-    elseif O.is_ordered(code) then
-        O.call('ZREM', O.K_WAKE, code)
+    if ordered then
+        if m and not ready then
+            O.call('ZADD', O.K_WAKE, r.ready, code) -- an ordered head waiting for its time
+        else
+            O.call('ZREM', O.K_WAKE, code)
+        end
     end
 end
 
@@ -398,8 +414,8 @@ function O.put_waiting(id, r)
     O.count('waiting', 1)
     O.readyat_add(r.ready)
     if r.ready > O.NOW then O.call('ZADD', O.K_DELAYED, r.ready, id) end
-    if r.ready <= O.NOW or O.is_ordered(code) then O.part_insert(code, O.member(r, id)) end
-    O.touch(code)
+    local head_unchanged = (r.ready <= O.NOW or O.is_ordered(code)) and O.part_insert(code, O.member(r, id))
+    if not head_unchanged then O.touch(code) end
 end
 
 -- A waiting task leaves its partition (taken or cancelled); the caller has removed its member.
@@ -539,7 +555,7 @@ local K_META, K_TASKS, K_READY, K_DELAYED, K_WAKE, K_BLOCKED, K_TURNS, K_SIZES, 
     STATE_DEAD, FLAG_PRIORITY, FLAG_ATTEMPTS, FLAG_DUE, FLAG_READY, FLAG_ERROR, PRIORITY_SPAN, ORDERED_MARK,
     call, clock_now, hex, run_key, rest_key, flight_key, consumer_key, is_ordered, has, int, settings,
     counter, count, next_counter, save_counters, tail_code, decode, encode, load, save, member, member_seq,
-    member_id, member_before, forget, part_insert, live, part_head, part_pop, touch, drop_partition, turn_of,
+    member_id, member_priority, member_before, forget, part_insert, live, part_head, part_pop, touch, drop_partition, turn_of,
     set_turn, is_blocked, refresh, PROMOTE_LIMIT, promote_due, readyat_add, readyat_remove, put_waiting,
     leave_waiting, leave_flight, release_lock_if_done, bury, finish, java_order_key, bytes_before, give_back,
     redrive, purge
@@ -549,7 +565,7 @@ local K_META, K_TASKS, K_READY, K_DELAYED, K_WAKE, K_BLOCKED, K_TURNS, K_SIZES, 
     O.FLAG_READY, O.FLAG_ERROR, O.PRIORITY_SPAN, O.ORDERED_MARK, O.call, O.clock_now, O.hex, O.run_key,
     O.rest_key, O.flight_key, O.consumer_key, O.is_ordered, O.has, O.int, O.settings, O.counter, O.count,
     O.next_counter, O.save_counters, O.tail_code, O.decode, O.encode, O.load, O.save, O.member, O.member_seq,
-    O.member_id, O.member_before, O.forget, O.part_insert, O.live, O.part_head, O.part_pop, O.touch,
+    O.member_id, O.member_priority, O.member_before, O.forget, O.part_insert, O.live, O.part_head, O.part_pop, O.touch,
     O.drop_partition, O.turn_of, O.set_turn, O.is_blocked, O.refresh, O.PROMOTE_LIMIT, O.promote_due,
     O.readyat_add, O.readyat_remove, O.put_waiting, O.leave_waiting, O.leave_flight, O.release_lock_if_done,
     O.bury, O.finish, O.java_order_key, O.bytes_before, O.give_back, O.redrive, O.purge

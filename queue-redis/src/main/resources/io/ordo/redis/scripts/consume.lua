@@ -51,22 +51,22 @@ while taken < max do
     local remains
     if is_ordered(code) then
         while taken < max do
-            local m, r, from_run = part_head(code)
+            local m, r, from_run = part_head(code, true)
             if not m or r.ready > NOW then break end
             remains = take(code, m, r, from_run)
         end
         call('HSET', K_LOCKS, code, consumer)
     else
-        remains = take(code, part_head(code))
+        remains = take(code, part_head(code, true))
     end
     local turn = next_counter('turn')
-    local m, r
+    local m
     if remains then
         set_turn(code, turn)
-        if not is_ordered(code) then m, r = part_head(code) end
+        if not is_ordered(code) then m = part_head(code) end
     end
     if m then
-        call('ZADD', K_READY, (1000 - r.priority) * PRIORITY_SPAN + turn, code)
+        call('ZADD', K_READY, (1000 - member_priority(m)) * PRIORITY_SPAN + turn, code)
     else
         call('ZREM', K_READY, code) -- emptied, only delayed tasks left, or locked
     end

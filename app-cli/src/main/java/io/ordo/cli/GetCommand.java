@@ -1,0 +1,82 @@
+package io.ordo.cli;
+
+import io.ordo.domain.Task;
+import io.ordo.domain.TaskId;
+import io.ordo.ports.Clock;
+import io.ordo.ports.TaskSnapshot;
+import io.ordo.ports.TaskStoreFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+/**
+ * Shows one task and where it is: pending, delayed, in flight (and with whom) or dead.
+ *
+ * <pre>
+ * ordo get --backend lettuce --queue orders deposit-1
+ * </pre>
+ */
+@Command(name = "get", mixinStandardHelpOptions = true,
+        description = {"Shows one task and its state: pending, delayed, in-flight (with its holder) or dead.",
+                "A task that does not exist (never published, acked or cancelled) exits with 3."},
+        footer = {"", "Example:", "  ordo get --backend lettuce --queue orders deposit-1"})
+final class GetCommand implements Callable<Integer> {
+    @Mixin
+    BackendOptions backend;
+
+    @Mixin
+    QueueOption queue;
+
+    @Parameters(paramLabel = "ID", description = "The task's id.")
+    String id;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        Optional<TaskSnapshot> found;
+        try (TaskStoreFactory stores = backend.open(Clock.system())) {
+            found = stores.forQueue(queue.name()).get(TaskId.of(id));
+        }
+        backend.noteWhenNothingPersists();
+        if (found.isEmpty()) {
+            spec.commandLine().getErr().printf("ordo: no task %s in queue %s%n", id, queue.name());
+            spec.commandLine().getErr().flush();
+            return ExitCodes.NOT_FOUND;
+        }
+        print(found.get());
+        return ExitCodes.OK;
+    }
+
+    private void print(TaskSnapshot snapshot) {
+        Task task = snapshot.task();
+        PrintWriter out = spec.commandLine().getOut();
+        row(out, "id", task.id().value());
+        row(out, "state", Labels.of(snapshot.state()) + snapshot.holder().map(holder -> " (held by " + holder + ")").orElse(""));
+        row(out, "partition", task.partition().code() + (task.partition().isOrdered() ? "  (ordered)" : ""));
+        row(out, "priority", Integer.toString(task.priority().value()));
+        row(out, "attempts", Integer.toString(task.attempts()));
+        row(out, "published", Instant.ofEpochMilli(task.publishedAt()).toString());
+        row(out, "due", Instant.ofEpochMilli(task.dueAt()).toString());
+        row(out, "ready", Instant.ofEpochMilli(task.readyAt()).toString());
+        row(out, "seq", Long.toString(task.seq()));
+        task.lastErrorIfAny().ifPresent(error -> row(out, "last error", error));
+        task.headers().forEach((name, value) -> row(out, "header " + name, value));
+        row(out, "payload", new String(task.payload(), UTF_8));
+        out.flush();
+    }
+
+    private static void row(PrintWriter out, String name, String value) {
+        out.printf("%-12s %s%n", name, value);
+    }
+}

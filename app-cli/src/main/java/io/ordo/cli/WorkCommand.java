@@ -1,0 +1,296 @@
+package io.ordo.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.google.inject.Injector;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.ordo.cli.work.DemoHandler;
+import io.ordo.cli.work.MetricsServer;
+import io.ordo.cli.work.ProgressLine;
+import io.ordo.cli.work.TaskLog;
+import io.ordo.cli.work.WorkTally;
+import io.ordo.domain.InvalidInputException;
+import io.ordo.domain.Partition;
+import io.ordo.domain.PublishRules;
+import io.ordo.domain.QueueName;
+import io.ordo.domain.RetryPolicy;
+import io.ordo.ports.Clock;
+import io.ordo.ports.QueueStats;
+import io.ordo.ports.TaskStore;
+import io.ordo.ports.TaskStoreFactory;
+import io.ordo.runtime.Publication;
+import io.ordo.runtime.Publisher;
+import io.ordo.runtime.RuntimeModule;
+import io.ordo.runtime.Workers;
+import io.ordo.runtime.worker.Worker;
+import io.ordo.runtime.worker.WorkerListener;
+import io.ordo.runtime.worker.WorkerOptions;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.random.RandomGenerator;
+
+/**
+ * Runs a worker on a queue with a demo handler that works for {@code --work-time} and fails at
+ * {@code --failure-rate}, until Ctrl-C (SIGINT) or SIGTERM, which stop it gracefully.
+ *
+ * <pre>
+ * ordo work --backend lettuce --redis redis://localhost:6379 --queue orders --concurrency 8 --metrics-port 9090
+ * ordo work --queue demo --demo-tasks 200 --failure-rate 0.1 --until-empty
+ * </pre>
+ */
+@Command(name = "work", mixinStandardHelpOptions = true,
+        description = {"Works on a queue with a demo handler until Ctrl-C or SIGTERM, which stop it gracefully:",
+                "no more fetching, running tasks finish within the grace period, the rest go back at once.",
+                "The demo handler accepts any JSON payload, works for --work-time and fails at --failure-rate."},
+        footer = {"", "Examples:",
+                "  ordo work --backend lettuce --queue orders --concurrency 8 --metrics-port 9090",
+                "  ordo work --queue demo --demo-tasks 200 --failure-rate 0.1 --until-empty"})
+final class WorkCommand implements Callable<Integer> {
+    private static final Duration EMPTY_CHECK_INTERVAL = Duration.ofMillis(200);
+    private static final Partition[] DEMO_PARTITIONS = {
+            Partition.regular("emails"), Partition.regular("thumbnails"), Partition.ordered("account-1"),
+            Partition.ordered("account-2")};
+
+    @Mixin
+    BackendOptions backend;
+
+    @Mixin
+    QueueOption queue;
+
+    @Option(names = "--concurrency", paramLabel = "N", defaultValue = "4",
+            description = "Handler threads (default: ${DEFAULT-VALUE}).")
+    int concurrency;
+
+    @Option(names = "--prefetch", paramLabel = "N",
+            description = "The most tasks held at once, running or waiting for a thread (default: twice the concurrency).")
+    Integer prefetch;
+
+    @Option(names = "--consumer", paramLabel = "NAME",
+            description = "The consumer name (default: host name and process id; HOSTNAME on Kubernetes).")
+    String consumer;
+
+    @Option(names = "--grace", paramLabel = "DURATION", defaultValue = "30s", converter = DurationConverter.class,
+            description = "How long running tasks may finish at shutdown (default: ${DEFAULT-VALUE}).")
+    Duration grace;
+
+    @Option(names = "--retry-delay", paramLabel = "DURATION", defaultValue = "1s", converter = DurationConverter.class,
+            description = "The first retry's delay; each next one doubles, with jitter (default: ${DEFAULT-VALUE}).")
+    Duration retryDelay;
+
+    @Option(names = "--retry-max-delay", paramLabel = "DURATION", defaultValue = "10m", converter = DurationConverter.class,
+            description = "The longest retry delay (default: ${DEFAULT-VALUE}).")
+    Duration retryMaxDelay;
+
+    @Option(names = "--work-time", paramLabel = "DURATION", defaultValue = "100ms", converter = DurationConverter.class,
+            description = "Demo handler: how long each task takes (default: ${DEFAULT-VALUE}).")
+    Duration workTime;
+
+    @Option(names = "--failure-rate", paramLabel = "FRACTION", defaultValue = "0",
+            description = "Demo handler: the share of attempts that throw, 0..1 (default: ${DEFAULT-VALUE}).")
+    double failureRate;
+
+    @Option(names = "--demo-tasks", paramLabel = "N", defaultValue = "0",
+            description = "Publish N demo tasks first, over two regular and two ordered partitions.")
+    int demoTasks;
+
+    @Option(names = "--until-empty",
+            description = "Stop (gracefully) once nothing is waiting or in flight; dead letters do not count.")
+    boolean untilEmpty;
+
+    @Option(names = "--metrics-port", paramLabel = "PORT",
+            description = "Serve /metrics (Prometheus), /healthz and /readyz on this port (0: any free port).")
+    Integer metricsPort;
+
+    @Option(names = "--log-tasks", description = "Print one line per task event on stdout.")
+    boolean logTasks;
+
+    @Spec
+    CommandSpec spec;
+
+    private final RandomGenerator random = RandomGenerator.getDefault();
+
+    @Override
+    public Integer call() {
+        WorkerOptions options = options();
+        if (!(failureRate >= 0 && failureRate <= 1)) {
+            throw new InvalidInputException("--failure-rate", "must be between 0 and 1, was " + failureRate);
+        }
+        if (demoTasks < 0) {
+            throw new InvalidInputException("--demo-tasks", "must not be negative, was " + demoTasks);
+        }
+        QueueName queueName = queue.name();
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        Injector injector = backend.injector(Clock.system(), new RuntimeModule(registry));
+        TaskStoreFactory stores = injector.getInstance(TaskStoreFactory.class);
+        Run run = new Run(stores);
+        try {
+            TaskStore store = stores.forQueue(queueName);
+            store.settings(); // fails here, in one line, if the backend is not there at all
+            publishDemoTasks(injector.getInstance(Workers.class).publisher(queueName));
+            List<WorkerListener> listeners = new ArrayList<>(List.of(run.tally));
+            if (logTasks) {
+                listeners.add(new TaskLog(out()));
+            }
+            Worker<JsonNode> worker = injector.getInstance(Workers.class).worker(queueName, JsonNode.class,
+                    new DemoHandler(workTime, failureRate, random), options, listeners.toArray(WorkerListener[]::new));
+            if (metricsPort != null) {
+                run.server = serveMetrics(registry, worker);
+            }
+            run.worker = worker;
+            Thread hook = new Thread(run::stop, "ordo-shutdown");
+            Runtime.getRuntime().addShutdownHook(hook);
+            worker.start();
+            run.progress = ProgressLine.startIfTerminal(err(), run.tally, worker);
+            announce(worker, run.server);
+            if (untilEmpty) {
+                stopWhenEmpty(store, worker);
+            }
+            worker.awaitStopped();
+            run.finish();
+            removeHook(hook);
+        } finally {
+            run.finish();
+        }
+        return ExitCodes.OK;
+    }
+
+    /** Everything a run opened, closed once: by the main thread, or by the shutdown hook on a signal. */
+    private final class Run {
+        final TaskStoreFactory stores;
+        final WorkTally tally = new WorkTally();
+        volatile Worker<JsonNode> worker;
+        volatile MetricsServer server;
+        volatile ProgressLine progress;
+        private boolean finished;
+
+        Run(TaskStoreFactory stores) {
+            this.stores = stores;
+        }
+
+        /** On SIGTERM or SIGINT: stop gracefully, then close everything before the JVM exits. */
+        void stop() {
+            Worker<JsonNode> running = worker;
+            if (running != null) {
+                running.stop();
+            }
+            finish();
+        }
+
+        synchronized void finish() {
+            if (finished) {
+                return;
+            }
+            finished = true;
+            if (progress != null) {
+                progress.close();
+            }
+            if (server != null) {
+                server.close();
+            }
+            stores.close();
+            if (worker != null) {
+                err().printf(Locale.ROOT, "ordo: stopped: %s (%.1f/s)%n", tally.describe(),
+                        progress == null ? 0.0 : progress.averageRate());
+                err().flush();
+            }
+        }
+    }
+
+    private WorkerOptions options() {
+        WorkerOptions.Builder options = WorkerOptions.builder().concurrency(concurrency).gracePeriod(grace)
+                .retryPolicy(new RetryPolicy(retryDelay, RetryPolicy.DEFAULT_MULTIPLIER, retryMaxDelay,
+                        RetryPolicy.DEFAULT_JITTER));
+        if (prefetch != null) {
+            options.prefetch(prefetch);
+        }
+        if (consumer != null) {
+            options.consumer(consumer);
+        }
+        return options.build();
+    }
+
+    private void publishDemoTasks(Publisher<JsonNode> publisher) {
+        List<Publication<JsonNode>> batch = new ArrayList<>();
+        for (int i = 1; i <= demoTasks; i++) {
+            Partition partition = DEMO_PARTITIONS[i % DEMO_PARTITIONS.length];
+            batch.add(Publication.of(partition, (JsonNode) JsonNodeFactory.instance.objectNode().put("demo", i)));
+            if (batch.size() == PublishRules.MAX_BATCH || i == demoTasks) {
+                publisher.publishAll(batch);
+                batch.clear();
+            }
+        }
+        if (demoTasks > 0) {
+            err().printf("ordo: published %d demo tasks%n", demoTasks);
+        }
+    }
+
+    private void announce(Worker<?> worker, MetricsServer server) {
+        PrintWriter err = err();
+        err.printf("ordo: working on queue %s on %s as %s (concurrency %d, prefetch %d)%n", worker.queue(),
+                backend.describe(), worker.consumer(), worker.options().concurrency(), worker.options().prefetch());
+        if (server != null) {
+            err.printf("ordo: metrics on http://localhost:%d/metrics, probes /healthz and /readyz%n", server.port());
+        }
+        err.println(untilEmpty ? "ordo: stops once the queue is empty; Ctrl-C stops earlier"
+                : "ordo: Ctrl-C stops gracefully (grace " + grace.toMillis() / 1000.0 + " s)");
+        err.flush();
+    }
+
+    private void stopWhenEmpty(TaskStore store, Worker<?> worker) {
+        while (worker.state() == Worker.State.RUNNING) {
+            try {
+                QueueStats stats = store.stats();
+                if (stats.ready() + stats.delayed() + stats.inFlight() == 0 && worker.heldTasks() == 0) {
+                    worker.stop();
+                    return;
+                }
+            } catch (RuntimeException unreachable) {
+                // the worker reports the outage; try again
+            }
+            try {
+                Thread.sleep(EMPTY_CHECK_INTERVAL.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    private static void removeHook(Thread hook) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // a signal arrived meanwhile: the hook runs and finds everything done
+        }
+    }
+
+    private PrintWriter out() {
+        return spec.commandLine().getOut();
+    }
+
+    private PrintWriter err() {
+        return spec.commandLine().getErr();
+    }
+
+    private MetricsServer serveMetrics(PrometheusMeterRegistry registry, Worker<?> worker) {
+        try {
+            return MetricsServer.start(metricsPort, registry, worker::health);
+        } catch (UncheckedIOException e) {
+            throw new ParameterException(spec.commandLine(), "--metrics-port " + metricsPort + ": "
+                    + e.getCause().getMessage());
+        }
+    }
+}

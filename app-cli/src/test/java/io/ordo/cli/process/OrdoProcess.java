@@ -1,0 +1,138 @@
+package io.ordo.cli.process;
+
+import io.ordo.cli.OrdoCli;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+/**
+ * {@code ordo} as a child process on this test run's class path (target/classes and every
+ * dependency), with its stdout and stderr collected line by line, so a test can send it signals.
+ */
+final class OrdoProcess implements AutoCloseable {
+    static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+    private final Process process;
+    private final List<String> out = new CopyOnWriteArrayList<>();
+    private final List<String> err = new CopyOnWriteArrayList<>();
+    private final Thread outReader;
+    private final Thread errReader;
+
+    private OrdoProcess(Process process) {
+        this.process = process;
+        this.outReader = collect(process.getInputStream(), out, "out");
+        this.errReader = collect(process.getErrorStream(), err, "err");
+    }
+
+    static OrdoProcess start(String... args) {
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m", "-XX:TieredStopAtLevel=1", // starts faster; these runs are short
+                "-cp", System.getProperty("java.class.path"), OrdoCli.class.getName()));
+        command.addAll(List.of(args));
+        try {
+            return new OrdoProcess(new ProcessBuilder(command).start());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start " + command, e);
+        }
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    List<String> out() {
+        return List.copyOf(out);
+    }
+
+    List<String> err() {
+        return List.copyOf(err);
+    }
+
+    /** Waits until a line of stdout matches; the line. */
+    String awaitOut(String what, Predicate<String> wanted) {
+        return await(out, what, wanted);
+    }
+
+    /** Waits until a line of stderr matches; the line. */
+    String awaitErr(String what, Predicate<String> wanted) {
+        return await(err, what, wanted);
+    }
+
+    /** SIGTERM, as Kubernetes and {@code kill} send it. */
+    void terminate() {
+        process.destroy();
+    }
+
+    /** Waits for the exit and for the last of its output; the exit code. */
+    int awaitExit() {
+        try {
+            if (!process.waitFor(TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+                throw new AssertionError("ordo did not exit within " + TIMEOUT + "; stderr: " + err);
+            }
+            outReader.join(TIMEOUT.toMillis());
+            errReader.join(TIMEOUT.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
+        }
+        return process.exitValue();
+    }
+
+    @Override
+    public void close() {
+        process.destroyForcibly();
+    }
+
+    private String await(List<String> lines, String what, Predicate<String> wanted) {
+        long deadline = System.nanoTime() + TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            for (String line : lines) {
+                if (wanted.test(line)) {
+                    return line;
+                }
+            }
+            if (!process.isAlive() && !outReader.isAlive() && !errReader.isAlive()) {
+                break;
+            }
+            pause(5);
+        }
+        throw new AssertionError("ordo never printed " + what + "; stdout: " + out + "; stderr: " + err);
+    }
+
+    private static Thread collect(InputStream stream, List<String> lines, String name) {
+        Thread reader = new Thread(() -> {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(stream, UTF_8))) {
+                for (String line = in.readLine(); line != null; line = in.readLine()) {
+                    lines.add(line);
+                }
+            } catch (IOException ignored) {
+                // the process is gone
+            }
+        }, "ordo-" + name);
+        reader.setDaemon(true);
+        reader.start();
+        return reader;
+    }
+
+    static void pause(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
+        }
+    }
+}
