@@ -24,7 +24,7 @@ import java.util.concurrent.Callable;
  * scripts/bench --quick --workloads C1,C2 --contenders ordo-lettuce,streams-lettuce
  * </pre>
  */
-@Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false, version = "Ordo benchmark harness",
         description = "Runs Ordo's benchmark workloads on Ordo and its peers against one private redis-server.")
 public final class Bench implements Callable<Integer> {
     @CommandLine.ArgGroup(exclusive = true)

@@ -8,11 +8,11 @@ import java.util.Set;
  * command statistics start there, so a pre-load does not count).
  */
 record BenchContext(BenchRedis redis, Mode.Sizes sizes, int repetitions, Runnable measuringStarts) {
-    private static final Set<Workload> REPEAT_INSIDE = Set.of(Workload.C3, Workload.M1, Workload.I1);
+    private static final Set<Workload> REPEAT_INSIDE = Set.of(Workload.C3, Workload.I1);
 
     /**
-     * C3 pre-loads once per partition count and drains a part per repetition; M1 samples each third of
-     * one fill; I1 counts consecutive windows of one idle worker. The others run once per call.
+     * C3 pre-loads once per partition count and drains a part per repetition; I1 counts consecutive
+     * windows of one idle worker. The others run once per call.
      */
     static boolean repeatsInside(Workload workload) {
         return REPEAT_INSIDE.contains(workload);

@@ -10,6 +10,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * One run: one private redis-server, every contender opened on it, the workloads in order. Repetitions
@@ -18,6 +19,9 @@ import java.util.Map;
  * workload on each contender leaves its INFO commandstats and SLOWLOG in the profile folder.
  */
 final class BenchRun {
+    /** Workloads whose figure is the server's alone: measured on one client when both are in the run. */
+    static final Set<Workload> SERVER_SIDE = Set.of(Workload.C3, Workload.M1);
+
     private final Mode mode;
     private final int repetitions;
     private final List<Workload> workloads;
@@ -83,7 +87,9 @@ final class BenchRun {
     private void runWorkload(Workload workload, Map<Contender, Subject> subjects, BenchRedis redis, Results results) {
         List<Contender> able = new ArrayList<>();
         subjects.forEach((contender, subject) -> {
-            if (subject.supports(workload)) {
+            boolean twinMeasures = SERVER_SIDE.contains(workload)
+                    && contender.lettuceTwin().filter(subjects::containsKey).isPresent();
+            if (subject.supports(workload) && !twinMeasures) {
                 able.add(contender);
             }
         });

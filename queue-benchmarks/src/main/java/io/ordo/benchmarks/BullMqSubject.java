@@ -111,7 +111,7 @@ final class BullMqSubject implements Subject {
         context.startMeasuring();
         JsonNode answer = call(request("latency").put("rate", rate).put("seconds", seconds)
                 .put("concurrency", CONCURRENCY));
-        int tasks = (int) (rate * seconds);
+        int tasks = answer.path("published").asInt();
         return new Measurement()
                 .add(Figure.latency(workload, "p50"), answer.path("p50").asDouble())
                 .add(Figure.latency(workload, "p99"), answer.path("p99").asDouble())
@@ -122,17 +122,10 @@ final class BullMqSubject implements Subject {
     }
 
     private Measurement memory(int tasks, BenchContext context) {
-        Measurement measurement = new Measurement();
-        int third = tasks / 3;
         context.startMeasuring();
         long before = context.redis().usedMemory();
-        for (int part = 0; part < 3; part++) {
-            call(request("fill").put("from", part * third).put("tasks", third));
-            long after = context.redis().usedMemory();
-            measurement.add(Figure.M1_BYTES, (after - before) / (double) third);
-            before = after;
-        }
-        return measurement;
+        call(request("fill").put("from", 0).put("tasks", tasks));
+        return new Measurement().add(Figure.M1_BYTES, (context.redis().usedMemory() - before) / (double) tasks);
     }
 
     private Measurement idle(double seconds, BenchContext context) {

@@ -78,6 +78,18 @@ enum Contender {
         return this == ORDO_LETTUCE || this == ORDO_JEDIS;
     }
 
+    /**
+     * The Lettuce twin of a Jedis contender. C3 and M1 measure what the server keeps and does, which is
+     * the same whichever client sent the commands, so they run on one of the twins when both are in.
+     */
+    Optional<Contender> lettuceTwin() {
+        return switch (this) {
+            case ORDO_JEDIS -> Optional.of(ORDO_LETTUCE);
+            case STREAMS_JEDIS -> Optional.of(STREAMS_LETTUCE);
+            default -> Optional.empty();
+        };
+    }
+
     /** The raw Streams contender on the same client as this Ordo store. */
     Optional<Contender> streamsOnSameClient() {
         return switch (this) {

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
@@ -160,26 +161,30 @@ final class JavaSubject implements Subject {
 
     /**
      * Publishes one task per call on a fixed schedule (open loop: a late call does not delay the ones
-     * after it) while one worker handles them; each task carries the time its publish call started.
+     * after it) while one worker handles them; each task carries the time its publish call started. The
+     * schedule ends with its time: a contender that cannot publish at the rate publishes fewer tasks,
+     * and the rate it reached is reported.
      */
     private Measurement latency(Workload workload, int rate, double seconds, BenchContext context) {
-        int tasks = (int) (rate * seconds);
-        Ledger ledger = new Ledger(tasks, 0, true);
-        try (DrainWorker worker = new DrainWorker(queue.consumer(WORKER), ledger, HANDLER_THREADS, prefetch, tasks)) {
+        int planned = (int) (rate * seconds);
+        Ledger ledger = new Ledger(planned, 0, true);
+        try (DrainWorker worker = new DrainWorker(queue.consumer(WORKER), ledger, HANDLER_THREADS, prefetch,
+                planned)) {
             worker.start();
             pause(Duration.ofMillis(300)); // the worker is waiting for work before the first publish
             context.startMeasuring();
-            double publishSeconds = publishAtRate(rate, tasks);
-            if (!ledger.awaitAcked(tasks, drainTimeout(tasks), worker::rethrowFailure)) {
-                throw new IllegalStateException(workload + ": only " + ledger.acked() + " of " + tasks + " acked");
+            Schedule published = publishAtRate(rate, planned, seconds);
+            if (!ledger.awaitAcked(published.tasks(), drainTimeout(published.tasks()), worker::rethrowFailure)) {
+                throw new IllegalStateException(workload + ": only " + ledger.acked() + " of " + published.tasks()
+                        + " acked");
             }
             long[] sorted = Stats.sorted(ledger.latencies());
-            Measurement.Check once = ledger.exactlyOnce(tasks);
+            Measurement.Check once = ledger.exactlyOnce(published.tasks());
             return new Measurement()
                     .add(Figure.latency(workload, "p50"), Stats.percentile(sorted, 50) / 1e6)
                     .add(Figure.latency(workload, "p99"), Stats.percentile(sorted, 99) / 1e6)
                     .add(Figure.latency(workload, "p99.9"), Stats.percentile(sorted, 99.9) / 1e6)
-                    .add(Figure.publishedRate(workload), tasks / publishSeconds)
+                    .add(Figure.publishedRate(workload), published.tasks() / published.seconds())
                     .check(workload + ": " + once.name(), once.passed(), once.detail());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -187,12 +192,18 @@ final class JavaSubject implements Subject {
         }
     }
 
-    /** Seconds it took to publish every task on schedule from several threads. */
-    private double publishAtRate(int rate, int tasks) throws InterruptedException {
+    /** How many tasks a paced publish got out, and in how long. */
+    private record Schedule(int tasks, double seconds) {
+    }
+
+    /** Publishes on schedule from several threads until every task is out or the time is up. */
+    private Schedule publishAtRate(int rate, int tasks, double seconds) throws InterruptedException {
         int threads = Math.max(1, (rate + RATE_PER_PUBLISHER - 1) / RATE_PER_PUBLISHER);
         long interval = 1_000_000_000L / rate;
         long start = System.nanoTime() + 1_000_000;
+        long end = start + (long) (seconds * 1e9);
         AtomicReference<RuntimeException> failure = new AtomicReference<>();
+        AtomicInteger published = new AtomicInteger();
         CountDownLatch done = new CountDownLatch(threads);
         for (int t = 0; t < threads; t++) {
             int first = t;
@@ -204,7 +215,11 @@ final class JavaSubject implements Subject {
                         while ((wait = due - System.nanoTime()) > 0) {
                             LockSupport.parkNanos(wait);
                         }
+                        if (System.nanoTime() - end > 0) {
+                            break; // behind schedule when the time is up: the rest is not published
+                        }
                         queue.publish(task(i, PARTITIONS, false)); // stamped now: the call starts here
+                        published.incrementAndGet();
                     }
                 } catch (RuntimeException e) {
                     failure.compareAndSet(null, e);
@@ -219,31 +234,17 @@ final class JavaSubject implements Subject {
         if (failure.get() != null) {
             throw failure.get();
         }
-        return (System.nanoTime() - start) / 1e9;
+        return new Schedule(published.get(), (System.nanoTime() - start) / 1e9);
     }
 
     // ---------------------------------------------------------------- memory, idle
 
-    /** Fills the queue in thirds; each third's INFO memory delta per task is one sample. */
+    /** Queues the tasks; the INFO memory delta per task is the figure. */
     private Measurement memory(int tasks, BenchContext context) {
-        Measurement measurement = new Measurement();
-        int third = tasks / 3;
         context.startMeasuring();
         long before = context.redis().usedMemory();
-        List<BenchQueue.Task> batch = new ArrayList<>(Mode.Sizes.PRELOAD_BATCH);
-        for (int part = 0; part < 3; part++) {
-            for (int i = part * third; i < (part + 1) * third; i++) {
-                batch.add(task(i, PARTITIONS, false));
-                if (batch.size() == Mode.Sizes.PRELOAD_BATCH || i == (part + 1) * third - 1) {
-                    queue.publish(batch);
-                    batch = new ArrayList<>(Mode.Sizes.PRELOAD_BATCH);
-                }
-            }
-            long after = context.redis().usedMemory();
-            measurement.add(Figure.M1_BYTES, (after - before) / (double) third);
-            before = after;
-        }
-        return measurement;
+        publishAll(tasks, PARTITIONS, false, Mode.Sizes.PRELOAD_BATCH);
+        return new Measurement().add(Figure.M1_BYTES, (context.redis().usedMemory() - before) / (double) tasks);
     }
 
     /** One worker with nothing to do; the commands it sends, counted in consecutive windows. */

@@ -30,7 +30,7 @@ enum Mode {
      * @param c3DrainTasks     C3: tasks drained per repetition
      * @param l1Seconds        L1: how long one repetition publishes
      * @param l2Seconds        L2: the same
-     * @param memoryTasks      M1: tasks queued (measured in thirds)
+     * @param memoryTasks      M1: tasks queued
      * @param idleSeconds      I1: length of one counting window
      * @param warmUpTasks      published and drained once per contender before anything is measured
      */

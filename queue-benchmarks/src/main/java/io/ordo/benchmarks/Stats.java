@@ -26,7 +26,7 @@ final class Stats {
         if (sorted.length == 0) {
             return 0;
         }
-        int rank = (int) Math.ceil(p / 100.0 * sorted.length);
+        int rank = (int) Math.ceil(p * sorted.length / 100.0 - 1e-9); // 99.9% of 1000 is rank 999, not 1000
         return sorted[Math.min(Math.max(rank, 1), sorted.length) - 1];
     }
 

@@ -71,9 +71,12 @@ final class OrdoProcess implements AutoCloseable {
         return await(err, what, wanted);
     }
 
-    /** SIGTERM, as Kubernetes and {@code kill} send it. */
+    /**
+     * SIGTERM, as Kubernetes and {@code kill} send it. Through the process handle: {@code Process.destroy()}
+     * would also close the pipes, and what the process prints while it stops would be lost.
+     */
     void terminate() {
-        process.destroy();
+        process.toHandle().destroy();
     }
 
     /** Waits for the exit and for the last of its output; the exit code. */

@@ -52,7 +52,6 @@ class WorkShutdownProcessTest {
                 worker.awaitOut("acct-03 starting", line -> line.startsWith("started") && line.contains("acct-03"));
                 worker.terminate();
                 assertThat(worker.awaitExit()).as("killed by SIGTERM after a graceful stop").isEqualTo(143);
-                System.err.println("DEBUG out " + worker.out());
                 assertThat(worker.err()).anyMatch(line -> line.contains("stopping; running tasks get up to 10000 ms"));
                 assertThat(worker.err()).anyMatch(line -> line.startsWith("ordo: stopped: "));
                 first = TaskEvents.parse(worker.out());
@@ -60,10 +59,15 @@ class WorkShutdownProcessTest {
 
             Set<String> processedFirst = new HashSet<>(first.ids("processed"));
             Set<String> released = new HashSet<>(first.ids("released"));
-            assertThat(processedFirst).as("the ordered task running at SIGTERM finished").contains("acct-03");
-            assertThat(released).as("the rest of the ordered batch went back").contains("acct-04", "acct-12");
-            first.byId().forEach((id, events) -> assertThat(events).as(id)
-                    .isIn(List.of("started", "processed"), List.of("released")));
+            List<String> orderedDone = first.ids("processed").stream().filter(id -> id.startsWith("acct")).toList();
+            assertThat(orderedDone).as("the batch ran in order, up to and including the task running at SIGTERM")
+                    .containsExactlyElementsOf(orderedIds.subList(0, orderedDone.size()))
+                    .contains("acct-03").hasSizeLessThan(ORDERED);
+            assertThat(released).as("the rest of the ordered batch went back")
+                    .containsAll(orderedIds.subList(orderedDone.size(), ORDERED));
+            // a fetch still waiting when the tasks went back may take some again; they go straight back
+            first.byId().forEach((id, events) -> assertThat(events.equals(List.of("started", "processed"))
+                    || events.stream().allMatch("released"::equals)).as(id + " " + events).isTrue());
             assertThat(first.ids("started")).as("nothing returned was started").doesNotContainAnyElementsOf(released);
 
             QueueStats afterFirst = store.stats();

@@ -230,9 +230,9 @@ end
 
 -- What this call learnt about partitions, so a batch touching one partition many times reads it once.
 O.heads = {}      -- code -> {member, record, from_run}, or false when it has no waiting member
-O.tails = {}      -- code -> last member of its list (or one after it), or false when the list is empty
+O.tails = {}      -- code -> last member of its list, or false when the list is empty
 O.turns = {}      -- code -> turn
-O.any_blocked = nil     -- whether any block exists at all
+O.any_blocked = nil -- whether any block exists at all (nil: not looked yet)
 
 function O.forget(code)
     O.heads[code] = nil

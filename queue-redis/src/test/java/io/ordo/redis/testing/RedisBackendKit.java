@@ -191,6 +191,28 @@ public abstract class RedisBackendKit {
         }
 
         @Test
+        void cancelled_and_reordered_tasks_leave_nothing_behind_once_their_partition_drains(RedisServer server) {
+            QueueName queue = freshQueue();
+            KeySchema schema = KeySchema.of(queue);
+            try (RedisTaskStoreFactory factory = createFactory(RedisOptions.create(server.uri()))) {
+                TaskStore store = factory.forQueue(queue);
+                store.publish(List.of(task("p", "a"), task("p", "b"), task("p", "c"), task("p", "d"), task("p", "e")));
+                store.cancel(List.of(io.ordo.domain.TaskId.of("b"), io.ordo.domain.TaskId.of("d")));
+                store.publish(List.of(NewTask.builder(Partition.of("p"), new byte[] {1}).id("urgent").priority(5).build()));
+
+                List<Lease> leases = store.consume(WORKER, 10, Duration.ZERO);
+                store.ack(WORKER, leases.stream().map(Lease::id).toList());
+
+                assertThat(leases).extracting(lease -> lease.id().value()).containsExactly("urgent", "a", "c", "e");
+                @SuppressWarnings("unchecked")
+                List<String> keys = (List<String>) server.command("KEYS", schema.prefix() + "*");
+                assertThat(keys).allSatisfy(key -> assertThat(key).doesNotContain(":pr:", ":pz:", ":pf:", ":c:"));
+                assertThat(server.command("HGET", schema.key("meta"), "stale")).isEqualTo("0");
+                assertThat(server.command("HGET", schema.key("meta"), "rest")).isEqualTo("0");
+            }
+        }
+
+        @Test
         void every_key_of_a_queue_shares_its_hash_tag(RedisServer server) {
             QueueName queue = freshQueue();
             try (RedisTaskStoreFactory factory = createFactory(RedisOptions.create(server.uri()))) {

@@ -17,6 +17,7 @@ import io.ordo.ports.ReclaimReport;
 import io.ordo.ports.RejectOutcome;
 import io.ordo.ports.Rejection;
 import io.ordo.ports.ReleaseOutcome;
+import io.ordo.ports.TaskSnapshot;
 import io.ordo.ports.TaskStore;
 import io.ordo.runtime.codec.JacksonPayloadCodec;
 import org.slf4j.Logger;
@@ -27,6 +28,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -379,11 +381,16 @@ public final class Worker<T> {
         Lease lease = task.lease;
         List<TaskId> id = List.of(lease.id());
         if (outcome instanceof Outcome.Success) {
-            Map<TaskId, AckOutcome> acked = call(() -> store.ack(lease.consumer(), id));
+            AtomicInteger tries = new AtomicInteger();
+            Map<TaskId, AckOutcome> acked = call(() -> {
+                tries.incrementAndGet();
+                return store.ack(lease.consumer(), id);
+            });
             if (acked == null) {
                 return unsettled(task);
             }
-            boolean done = acked.get(lease.id()) == AckOutcome.ACKED;
+            boolean done = acked.get(lease.id()) == AckOutcome.ACKED
+                    || (tries.get() > 1 && ackedBeforeItsAnswerWasLost(lease));
             settled(task, done ? Settlement.PROCESSED : Settlement.LEASE_LOST);
             return done || returnRest(rest);
         }
@@ -400,6 +407,15 @@ public final class Worker<T> {
             return reject(task, Rejection.retryAfter(retry.delay(), retry.reason()), rest);
         }
         return rateLimit(task, (Outcome.RateLimited) outcome, rest);
+    }
+
+    /**
+     * An ack sent again after a failure is refused when the first one went through and only its
+     * answer was lost; then the task is gone. (If it was reclaimed instead, it is still there.)
+     */
+    private boolean ackedBeforeItsAnswerWasLost(Lease lease) {
+        Optional<TaskSnapshot> now = call(() -> store.get(lease.id()));
+        return now != null && now.isEmpty();
     }
 
     /** Back with a delay; in an ordered batch the store returns the rest with it (SPEC rule 5). */

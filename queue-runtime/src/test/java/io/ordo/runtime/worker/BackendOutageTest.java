@@ -100,6 +100,21 @@ class BackendOutageTest {
     }
 
     @Test
+    void an_ack_whose_answer_was_lost_is_refused_when_sent_again_and_the_task_still_counts_as_processed() {
+        harness.publish(Partition.regular("emails"), "m1");
+        store.loseNextAckAnswer();
+
+        harness.start((payload, context) -> Outcome.success());
+
+        Eventually.until("m1 is settled", () -> {
+            scheduler.advance(Duration.ofMillis(500)); // the ack's retry sleeps on virtual time
+            return !harness.events.settlementsOf("m1").isEmpty();
+        });
+        assertThat(harness.events.settlementsOf("m1")).containsExactly(Settlement.PROCESSED);
+        assertThat(harness.store.stats().ackedTotal()).isEqualTo(1);
+    }
+
+    @Test
     void a_task_leased_by_a_fetch_whose_answer_was_lost_comes_back_through_the_reaper_and_runs_once() {
         List<Integer> attempts = new CopyOnWriteArrayList<>();
         long start = harness.clock.millis();

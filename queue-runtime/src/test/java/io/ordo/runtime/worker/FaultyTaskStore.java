@@ -44,6 +44,7 @@ final class FaultyTaskStore implements TaskStore {
     private volatile boolean down;
     private volatile boolean loseNextConsumeAnswer;
     private volatile boolean acksDown;
+    private volatile boolean loseNextAckAnswer;
 
     FaultyTaskStore(TaskStore delegate, Clock clock) {
         this.delegate = delegate;
@@ -61,6 +62,10 @@ final class FaultyTaskStore implements TaskStore {
 
     void failAcks() {
         acksDown = true;
+    }
+
+    void loseNextAckAnswer() {
+        loseNextAckAnswer = true;
     }
 
     void loseNextConsumeAnswer() {
@@ -120,6 +125,11 @@ final class FaultyTaskStore implements TaskStore {
     public Map<TaskId, AckOutcome> ack(ConsumerId consumer, Collection<TaskId> ids) {
         if (acksDown) {
             throw new QueueUnavailableException("Redis at test:0 is unavailable: connection refused");
+        }
+        if (loseNextAckAnswer) {
+            loseNextAckAnswer = false;
+            delegate.ack(consumer, ids);
+            throw new QueueUnavailableException("Redis at test:0 is unavailable: connection reset after sending");
         }
         return call(() -> delegate.ack(consumer, ids));
     }

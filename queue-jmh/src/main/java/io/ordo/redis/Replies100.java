@@ -1,0 +1,62 @@
+package io.ordo.redis;
+
+import io.ordo.domain.NewTask;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Script replies as Redis sends them, made without Redis for the micro-benchmarks: in-flight records in
+ * the layout of docs/redis-design.md, built around the tail of the real publish blob, so the
+ * benchmarks decode exactly what a consume returns.
+ */
+final class Replies100 {
+    private static final int PUBLISH_HEADER = 12; // priority (2), delay (6), payload size (4) before the tail
+    private static final int STATE_IN_FLIGHT = 1;
+    private static final int FLAG_ATTEMPTS = 8;
+
+    private Replies100() {
+    }
+
+    /** The ~100-byte JSON object of the benchmark workloads. */
+    static byte[] payload() {
+        return ("{\"i\":\"0000000001\",\"p\":\"0000001\",\"k\":\"0000001\",\"t\":\"0000000000000000001\","
+                + "\"cust\":\"c-42\",\"amount\":1999}").getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** The record of a task a consumer holds after its first delivery. */
+    static byte[] inFlightRecord(NewTask task, long seq, long now, String holder) {
+        byte[] blob = TaskRecords.publishBlob(task);
+        byte[] name = holder.getBytes(StandardCharsets.UTF_8);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        write(out, STATE_IN_FLIGHT | FLAG_ATTEMPTS, 1);
+        write(out, seq, 6);
+        write(out, now, 6);   // publishedAt
+        write(out, 1, 2);     // attempts
+        write(out, now, 6);   // leasedAt
+        write(out, name.length, 2);
+        out.writeBytes(name);
+        out.write(blob, PUBLISH_HEADER, blob.length - PUBLISH_HEADER);
+        return out.toByteArray();
+    }
+
+    /** A consume reply taking {@code tasks}: -1 (nothing due later), then id and record of each. */
+    static List<Object> consumeReply(List<NewTask> tasks, String holder) {
+        List<Object> reply = new ArrayList<>();
+        reply.add(-1L);
+        long seq = 1;
+        for (NewTask task : tasks) {
+            reply.add(task.id().value().getBytes(StandardCharsets.UTF_8));
+            reply.add(inFlightRecord(task, seq++, 1_700_000_000_000L, holder));
+        }
+        return reply;
+    }
+
+    private static void write(ByteArrayOutputStream out, long value, int bytes) {
+        for (int shift = (bytes - 1) * 8; shift >= 0; shift -= 8) {
+            out.write((int) (value >>> shift) & 0xff);
+        }
+    }
+}
