@@ -152,7 +152,7 @@ const operations = {
     const { worker, state } = startWorker(port, concurrency, tasks, now,
       (job, i) => { latencies[i] = now() - Number(job.data.t); });
     await worker.waitUntilReady();
-    await sleep(300);
+    await sleep(150);
     const publisher = new threads.Worker(__filename,
       { workerData: { port, rate, tasks, seconds, origin: origin.toString() } });
     const published = await new Promise((resolve, reject) => {

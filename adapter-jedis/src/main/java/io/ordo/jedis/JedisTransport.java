@@ -6,10 +6,14 @@ import io.ordo.redis.RedisOptions;
 import io.ordo.redis.RedisTransport;
 import io.ordo.redis.RedisUnreachable;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import io.ordo.redis.RedisTls;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.SslOptions;
+import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
@@ -18,24 +22,27 @@ import java.net.ConnectException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Set;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 /**
  * Jedis's way: a pool of connections, each command borrowing one for its round trip; a blocking wait
  * borrows one for as long as it waits. The client (which connects when built) is built on the first
- * command, not here.
+ * command, not here. On a cluster ({@code redis-cluster://}) there is a pool per node and each command
+ * goes to the node of its key's slot, following MOVED and ASK redirects.
  */
 final class JedisTransport implements RedisTransport {
     private final RedisOptions options;
-    private volatile RedisClient client;
+    private volatile UnifiedJedis client;
     private volatile boolean closed;
 
     JedisTransport(RedisOptions options) {
         this.options = options;
     }
 
-    private RedisClient client() {
-        RedisClient built = client;
+    private UnifiedJedis client() {
+        UnifiedJedis built = client;
         if (built == null) {
             synchronized (this) {
                 if (closed) {
@@ -50,13 +57,17 @@ final class JedisTransport implements RedisTransport {
         return built;
     }
 
-    private static RedisClient build(RedisOptions options) {
+    private static UnifiedJedis build(RedisOptions options) {
         RedisEndpoint endpoint = options.endpoint();
         DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
                 .connectionTimeoutMillis(Math.toIntExact(options.connectTimeout().toMillis()))
                 .socketTimeoutMillis(Math.toIntExact(options.commandTimeout().toMillis()))
                 .database(endpoint.database());
-        if (endpoint.tls()) {
+        if (endpoint.tls() && options.trustedCertificates().isPresent()) {
+            config.ssl(true)
+                    .sslSocketFactory(RedisTls.sslContext(options.trustedCertificates().get()).getSocketFactory())
+                    .sslParameters(RedisTls.verifyingHostName());
+        } else if (endpoint.tls()) {
             config.sslOptions(SslOptions.defaults()); // the JVM's trust store, host name verified
         }
         endpoint.username().ifPresent(config::user);
@@ -66,6 +77,17 @@ final class JedisTransport implements RedisTransport {
         pool.setMaxIdle(options.poolSize());
         pool.setMinIdle(0);
         pool.setMaxWait(options.connectTimeout());
+        if (endpoint.cluster()) {
+            Set<HostAndPort> seeds = endpoint.clusterSeeds().stream()
+                    .map(seed -> new HostAndPort(seed.getHostString(), seed.getPort())).collect(Collectors.toSet());
+            return RedisClusterClient.builder()
+                    .nodes(seeds)
+                    .clientConfig(config.build())
+                    .poolConfig(pool)
+                    // redirects and a topology change stay within one command's time
+                    .maxTotalRetriesDuration(options.commandTimeout())
+                    .build();
+        }
         return RedisClient.builder()
                 .hostAndPort(endpoint.host(), endpoint.port())
                 .clientConfig(config.build())

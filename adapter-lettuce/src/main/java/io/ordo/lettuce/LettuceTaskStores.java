@@ -10,6 +10,6 @@ public final class LettuceTaskStores {
 
     /** A factory whose stores share one Lettuce client; it connects on the first command, not here. */
     public static RedisTaskStoreFactory factory(RedisOptions options) {
-        return new RedisTaskStoreFactory(new LettuceTransport(options), options);
+        return new RedisTaskStoreFactory(LettuceTransport.create(options), options);
     }
 }

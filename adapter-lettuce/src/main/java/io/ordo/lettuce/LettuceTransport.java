@@ -1,17 +1,12 @@
 package io.ordo.lettuce;
 
-import io.lettuce.core.ClientOptions;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisCommandInterruptedException;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisException;
-import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.SocketOptions;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.api.StatefulConnection;
 import io.ordo.redis.RedisEndpoint;
 import io.ordo.redis.RedisErrorReply;
 import io.ordo.redis.RedisOptions;
@@ -25,45 +20,47 @@ import java.util.function.Supplier;
 /**
  * Lettuce's way: one connection shared by every thread (commands from many threads are pipelined on
  * it), plus connections kept aside for blocking waits so a BLPOP never holds up the shared one.
- * Nothing connects before the first command.
+ * Nothing connects before the first command. The same on a cluster, where a connection is one to
+ * every node it needs.
  */
-final class LettuceTransport implements RedisTransport {
+final class LettuceTransport<C extends StatefulConnection<byte[], byte[]>> implements RedisTransport {
     private static final String NOT_CONNECTED = "Currently not connected";
     private static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(2);
 
     private final RedisOptions options;
-    private final RedisClient client;
-    private final ConcurrentLinkedDeque<StatefulRedisConnection<byte[], byte[]>> idleWaiters =
-            new ConcurrentLinkedDeque<>();
-    private volatile StatefulRedisConnection<byte[], byte[]> shared;
+    private final LettuceClient<C> client;
+    private final ConcurrentLinkedDeque<C> idleWaiters = new ConcurrentLinkedDeque<>();
+    private volatile C shared;
     private volatile boolean closed;
 
-    LettuceTransport(RedisOptions options) {
+    private LettuceTransport(RedisOptions options, LettuceClient<C> client) {
         this.options = options;
-        this.client = RedisClient.create(uri(options));
-        client.setOptions(ClientOptions.builder()
-                // fail at once while disconnected instead of queueing: the caller gets a retryable error
-                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-                .socketOptions(SocketOptions.builder().connectTimeout(options.connectTimeout()).build())
-                .build());
+        this.client = client;
+    }
+
+    /** A cluster client for a {@code redis-cluster://} endpoint, else a single-server one. */
+    static LettuceTransport<?> create(RedisOptions options) {
+        return options.endpoint().cluster()
+                ? new LettuceTransport<>(options, LettuceClient.cluster(options))
+                : new LettuceTransport<>(options, LettuceClient.standalone(options));
     }
 
     @Override
     public Object evalSha(String sha, byte[][] keys, byte[][] args) {
-        return call(() -> shared().sync().evalsha(sha, ScriptOutputType.MULTI, keys, args));
+        return call(() -> client.scripting(shared()).evalsha(sha, ScriptOutputType.MULTI, keys, args));
     }
 
     @Override
     public Object eval(String script, byte[][] keys, byte[][] args) {
-        return call(() -> shared().sync().eval(script, ScriptOutputType.MULTI, keys, args));
+        return call(() -> client.scripting(shared()).eval(script, ScriptOutputType.MULTI, keys, args));
     }
 
     @Override
     public void awaitElement(byte[] key, Duration timeout) {
-        StatefulRedisConnection<byte[], byte[]> connection = call(this::waiter);
+        C connection = call(this::waiter);
         boolean healthy = false;
         try {
-            call(() -> connection.sync().blpop(seconds(capped(timeout)), key));
+            call(() -> client.lists(connection).blpop(seconds(capped(timeout)), key));
             healthy = true;
         } catch (RedisUnreachable e) {
             if (e.getCause() instanceof RedisCommandInterruptedException) {
@@ -88,7 +85,7 @@ final class LettuceTransport implements RedisTransport {
     @Override
     public synchronized void close() {
         closed = true;
-        StatefulRedisConnection<byte[], byte[]> waiter;
+        C waiter;
         while ((waiter = idleWaiters.poll()) != null) {
             waiter.close();
         }
@@ -98,8 +95,8 @@ final class LettuceTransport implements RedisTransport {
         client.shutdown(Duration.ZERO, SHUTDOWN_TIMEOUT); // no quiet period: every command has been answered
     }
 
-    private StatefulRedisConnection<byte[], byte[]> shared() {
-        StatefulRedisConnection<byte[], byte[]> connection = shared;
+    private C shared() {
+        C connection = shared;
         if (connection == null) {
             synchronized (this) {
                 if (shared == null) {
@@ -111,16 +108,16 @@ final class LettuceTransport implements RedisTransport {
         return connection;
     }
 
-    private StatefulRedisConnection<byte[], byte[]> waiter() {
-        StatefulRedisConnection<byte[], byte[]> connection = idleWaiters.poll();
+    private C waiter() {
+        C connection = idleWaiters.poll();
         return connection != null && connection.isOpen() ? connection : connect();
     }
 
-    private StatefulRedisConnection<byte[], byte[]> connect() {
+    private C connect() {
         if (closed) {
             throw new RedisUnreachable("the store's factory is closed", true, null);
         }
-        return client.connect(ByteArrayCodec.INSTANCE);
+        return client.connect();
     }
 
     /** A blocking wait must end before the command timeout would cancel it. */
@@ -154,23 +151,5 @@ final class LettuceTransport implements RedisTransport {
     private static String message(Throwable e) {
         Throwable cause = e.getCause() != null ? e.getCause() : e;
         return e.getMessage() + (cause != e ? " (" + cause.getMessage() + ")" : "");
-    }
-
-    private static RedisURI uri(RedisOptions options) {
-        RedisEndpoint endpoint = options.endpoint();
-        RedisURI.Builder builder = RedisURI.builder()
-                .withHost(endpoint.host())
-                .withPort(endpoint.port())
-                .withSsl(endpoint.tls())
-                .withDatabase(endpoint.database())
-                .withTimeout(options.commandTimeout());
-        endpoint.password().ifPresent(password -> {
-            if (endpoint.username().isPresent()) {
-                builder.withAuthentication(endpoint.username().get(), password);
-            } else {
-                builder.withPassword(password.toCharArray());
-            }
-        });
-        return builder.build();
     }
 }

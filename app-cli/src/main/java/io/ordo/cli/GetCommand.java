@@ -2,19 +2,13 @@ package io.ordo.cli;
 
 import io.ordo.domain.Task;
 import io.ordo.domain.TaskId;
-import io.ordo.ports.Clock;
 import io.ordo.ports.TaskSnapshot;
-import io.ordo.ports.TaskStoreFactory;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
@@ -29,38 +23,26 @@ import static java.nio.charset.StandardCharsets.UTF_8;
         description = {"Shows one task and its state: pending, delayed, in-flight (with its holder) or dead.",
                 "A task that does not exist (never published, acked or cancelled) exits with 3."},
         footer = {"", "Example:", "  ordo get --backend lettuce --queue orders deposit-1"})
-final class GetCommand implements Callable<Integer> {
-    @Mixin
-    BackendOptions backend;
-
-    @Mixin
-    QueueOption queue;
-
+final class GetCommand extends QueueCommand {
     @Parameters(paramLabel = "ID", description = "The task's id.")
     String id;
 
-    @Spec
-    CommandSpec spec;
-
     @Override
     public Integer call() {
-        Optional<TaskSnapshot> found;
-        try (TaskStoreFactory stores = backend.open(Clock.system())) {
-            found = stores.forQueue(queue.name()).get(TaskId.of(id));
-        }
-        backend.noteWhenNothingPersists();
+        Optional<TaskSnapshot> found = onStore(store -> store.get(TaskId.of(id)));
         if (found.isEmpty()) {
-            spec.commandLine().getErr().printf("ordo: no task %s in queue %s%n", id, queue.name());
+            backend.noteWhenNothingPersists();
+            spec.commandLine().getErr().printf("ordo: no task %s in queue %s%n", id, queueName());
             spec.commandLine().getErr().flush();
             return ExitCodes.NOT_FOUND;
         }
         print(found.get());
-        return ExitCodes.OK;
+        return done();
     }
 
     private void print(TaskSnapshot snapshot) {
         Task task = snapshot.task();
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = out();
         row(out, "id", task.id().value());
         row(out, "state", Labels.of(snapshot.state()) + snapshot.holder().map(holder -> " (held by " + holder + ")").orElse(""));
         row(out, "partition", task.partition().code() + (task.partition().isOrdered() ? "  (ordered)" : ""));
@@ -73,7 +55,6 @@ final class GetCommand implements Callable<Integer> {
         task.lastErrorIfAny().ifPresent(error -> row(out, "last error", error));
         task.headers().forEach((name, value) -> row(out, "header " + name, value));
         row(out, "payload", new String(task.payload(), UTF_8));
-        out.flush();
     }
 
     private static void row(PrintWriter out, String name, String value) {

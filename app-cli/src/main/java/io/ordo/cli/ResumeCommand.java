@@ -1,13 +1,6 @@
 package io.ordo.cli;
 
-import io.ordo.ports.Clock;
-import io.ordo.ports.TaskStoreFactory;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
-
-import java.util.concurrent.Callable;
 
 /**
  * Lets a paused queue deliver again.
@@ -19,24 +12,14 @@ import java.util.concurrent.Callable;
 @Command(name = "resume", mixinStandardHelpOptions = true,
         description = "Lets a paused queue deliver tasks again.",
         footer = {"", "Example:", "  ordo resume --backend lettuce --queue orders"})
-final class ResumeCommand implements Callable<Integer> {
-    @Mixin
-    BackendOptions backend;
-
-    @Mixin
-    QueueOption queue;
-
-    @Spec
-    CommandSpec spec;
-
+final class ResumeCommand extends QueueCommand {
     @Override
     public Integer call() {
-        try (TaskStoreFactory stores = backend.open(Clock.system())) {
-            stores.forQueue(queue.name()).resume();
-        }
-        spec.commandLine().getOut().printf("queue %s resumed%n", queue.name());
-        spec.commandLine().getOut().flush();
-        backend.noteWhenNothingPersists();
-        return ExitCodes.OK;
+        onStore(store -> {
+            store.resume();
+            return null;
+        });
+        out().printf("queue %s resumed%n", queueName());
+        return done();
     }
 }

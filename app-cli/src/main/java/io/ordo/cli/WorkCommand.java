@@ -52,9 +52,10 @@ import java.util.random.RandomGenerator;
  * </pre>
  */
 @Command(name = "work", mixinStandardHelpOptions = true,
-        description = {"Works on a queue with a demo handler until Ctrl-C or SIGTERM, which stop it gracefully:",
-                "no more fetching, running tasks finish within the grace period, the rest go back at once.",
-                "The demo handler accepts any JSON payload, works for --work-time and fails at --failure-rate."},
+        description = {"Works on a queue with a demo handler until Ctrl-C or SIGTERM stops it gracefully.",
+                "Stopping: no more fetching, running tasks finish within the grace period, the rest go",
+                "back at once. The demo handler accepts any JSON payload, works for --work-time and",
+                "fails at --failure-rate."},
         footer = {"", "Examples:",
                 "  ordo work --backend lettuce --queue orders --concurrency 8 --metrics-port 9090",
                 "  ordo work --queue demo --demo-tasks 200 --failure-rate 0.1 --until-empty"})
@@ -67,8 +68,8 @@ final class WorkCommand implements Callable<Integer> {
     @Mixin
     BackendOptions backend;
 
-    @Mixin
-    QueueOption queue;
+    @Option(names = "--queue", required = true, paramLabel = "NAME", description = "The queue to work on.")
+    String queue;
 
     @Option(names = "--concurrency", paramLabel = "N", defaultValue = "4",
             description = "Handler threads (default: ${DEFAULT-VALUE}).")
@@ -131,7 +132,7 @@ final class WorkCommand implements Callable<Integer> {
         if (demoTasks < 0) {
             throw new InvalidInputException("--demo-tasks", "must not be negative, was " + demoTasks);
         }
-        QueueName queueName = queue.name();
+        QueueName queueName = QueueName.of(queue);
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         Injector injector = backend.injector(Clock.system(), new RuntimeModule(registry));
         TaskStoreFactory stores = injector.getInstance(TaskStoreFactory.class);
@@ -182,6 +183,9 @@ final class WorkCommand implements Callable<Integer> {
 
         /** On SIGTERM or SIGINT: stop gracefully, then close everything before the JVM exits. */
         void stop() {
+            if (progress != null) {
+                progress.close(); // the log lines of the shutdown start on a clean line
+            }
             Worker<JsonNode> running = worker;
             if (running != null) {
                 running.stop();

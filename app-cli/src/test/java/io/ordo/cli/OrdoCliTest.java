@@ -8,6 +8,8 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
@@ -28,7 +30,8 @@ class OrdoCliTest {
         CliRun run = CliRun.of();
 
         assertThat(run.exitCode()).isEqualTo(ExitCodes.BAD_INPUT);
-        assertThat(run.errLines()).containsExactly("ordo: missing command: demo, publish or stats (see 'ordo --help')");
+        assertThat(run.errLines()).containsExactly(
+                "ordo: missing command: demo, publish, work, stats, get, cancel, dead, pause or resume (see 'ordo --help')");
     }
 
     @Test
@@ -58,18 +61,26 @@ class OrdoCliTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"lettuce", "jedis", "LETTUCE"})
-    void a_redis_backend_is_not_built_in_yet(String backend) {
-        String name = backend.toLowerCase(Locale.ROOT);
+    void a_redis_that_does_not_answer_is_one_line_and_exit_code_1(String backend) {
         for (String[] args : new String[][] {
-                {"demo", "--backend", backend},
-                {"stats", "--queue", "orders", "--backend", backend, "--redis", "redis://localhost:6379"},
-                {"publish", "--queue", "orders", "--partition", "p", "--backend", backend, "{}"}}) {
+                {"stats", "--queue", "orders", "--backend", backend, "--redis", "redis://127.0.0.1:1"},
+                {"publish", "--queue", "orders", "--partition", "p", "--backend", backend, "--redis", "redis://127.0.0.1:1", "{}"},
+                {"work", "--queue", "orders", "--backend", backend, "--redis", "redis://127.0.0.1:1"}}) {
             CliRun run = CliRun.of(args);
 
-            assertThat(run.exitCode()).as(String.join(" ", args)).isEqualTo(ExitCodes.BAD_INPUT);
-            assertThat(run.errLines()).containsExactly("ordo: backend " + name + " is not built into this CLI yet");
+            assertThat(run.exitCode()).as(String.join(" ", args)).isEqualTo(ExitCodes.FAILURE);
+            assertThat(run.errLines()).singleElement().asString().startsWith("ordo: Redis at 127.0.0.1:1 is unavailable: ");
             assertThat(run.out()).isEmpty();
         }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"http://localhost:6379", "redis://", "redis://localhost:6379/db"})
+    void a_malformed_redis_uri_is_bad_input(String uri) {
+        CliRun run = CliRun.of("stats", "--queue", "orders", "--backend", "jedis", "--redis", uri);
+
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(run.errLines()).singleElement().asString().startsWith("ordo: --redis ");
     }
 
     @Test
@@ -113,17 +124,21 @@ class OrdoCliTest {
         CliRun run = CliRun.of("--help");
 
         assertThat(run.exitCode()).isEqualTo(ExitCodes.OK);
-        assertThat(run.out()).contains("Usage: ordo", "demo", "publish", "stats");
+        assertThat(run.out()).contains("Usage: ordo", "demo", "publish", "work", "stats", "get", "cancel", "dead", "pause",
+                "resume");
         assertThat(run.err()).isEmpty();
     }
 
     @Test
     void every_command_has_help() {
-        for (String command : new String[] {"demo", "publish", "stats"}) {
-            CliRun run = CliRun.of(command, "--help");
+        for (String command : new String[] {"demo", "publish", "work", "stats", "get", "cancel", "pause", "resume",
+                "dead list", "dead redrive", "dead purge"}) {
+            List<String> args = new ArrayList<>(List.of(command.split(" ")));
+            args.add("--help");
+            CliRun run = CliRun.of(args.toArray(String[]::new));
 
-            assertThat(run.exitCode()).isEqualTo(ExitCodes.OK);
-            assertThat(run.out()).contains("Usage: ordo " + command, "--backend=BACKEND");
+            assertThat(run.exitCode()).as(command).isEqualTo(ExitCodes.OK);
+            assertThat(run.out()).as(command).contains("Usage: ordo " + command, "--backend=BACKEND", "Example");
         }
     }
 

@@ -39,7 +39,7 @@ final class Bar {
             lines.add(timesPeer(results, store, "P2", "P2 publish by 100", Contender.BULLMQ, P2_TIMES_BULLMQ));
             lines.add(atLeast(results, store, "C1", "C1 drain", C1_TASKS_PER_SECOND, "tasks/s"));
             lines.add(timesPeer(results, store, "C1", "C1 drain", Contender.BULLMQ, C1_TIMES_BULLMQ));
-            store.streamsOnSameClient().ifPresent(streams ->
+            store.streamsPeer(results.contenders()).ifPresent(streams ->
                     lines.add(timesPeer(results, store, "C1", "C1 drain", streams, C1_TIMES_STREAMS)));
             lines.add(c2AgainstC1(results, store));
             lines.add(noViolations(results, store));

@@ -131,12 +131,13 @@ final class BullMqSubject implements Subject {
     private Measurement idle(double seconds, BenchContext context) {
         call(request("idle-start").put("concurrency", CONCURRENCY));
         try {
-            Thread.sleep(1_500);
+            Thread.sleep(JavaSubject.SETTLE.toMillis());
             context.startMeasuring();
             Measurement measurement = new Measurement();
+            double window = seconds / context.repetitions();
             for (int rep = 0; rep < context.repetitions(); rep++) {
-                long sent = context.redis().countSentCommands(Duration.ofMillis((long) (seconds * 1000)));
-                measurement.add(Figure.I1_COMMANDS, sent / seconds);
+                long sent = context.redis().countSentCommands(Duration.ofMillis((long) (window * 1000)));
+                measurement.add(Figure.I1_COMMANDS, sent / window);
             }
             return measurement;
         } catch (InterruptedException e) {

@@ -98,4 +98,13 @@ enum Contender {
             default -> Optional.empty();
         };
     }
+
+    /** The Streams peer this Ordo store is compared with: on the same client if it ran, else the other. */
+    Optional<Contender> streamsPeer(java.util.Collection<Contender> inRun) {
+        Optional<Contender> same = streamsOnSameClient().filter(inRun::contains);
+        if (same.isPresent() || !isOrdo()) {
+            return same;
+        }
+        return java.util.stream.Stream.of(STREAMS_LETTUCE, STREAMS_JEDIS).filter(inRun::contains).findFirst();
+    }
 }

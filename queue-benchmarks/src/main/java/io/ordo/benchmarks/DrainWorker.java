@@ -16,14 +16,19 @@ import java.util.concurrent.atomic.AtomicReference;
  * holding at most {@code prefetch} tasks at once. Regular tasks run in parallel; an ordered batch runs
  * task after task on one thread. Each task is acked by its own call as soon as its handler returns,
  * the way a worker acks each task ("ack each"). The worker runtime's defaults are followed where the
- * workload says nothing: a fetch waits up to a second, heartbeat and reaper run every 10 s.
+ * workload says nothing: heartbeat and reaper run every 10 s, and the idle worker's fetch waits up to a
+ * second ({@link #IDLE_FETCH_WAIT}).
  */
 final class DrainWorker implements AutoCloseable {
-    static final Duration FETCH_WAIT = Duration.ofSeconds(1);
+    /** The worker runtime's default fetch wait: what an idle worker costs depends on it. */
+    static final Duration IDLE_FETCH_WAIT = Duration.ofSeconds(1);
+    /** Where a wait only matters at the end of a run: shorter, so a worker closes quickly. */
+    static final Duration BUSY_FETCH_WAIT = Duration.ofMillis(200);
 
     private final BenchQueue.Consumer consumer;
     private final Ledger ledger;
     private final long limit;
+    private final Duration fetchWait;
     private final Semaphore room;
     private final ExecutorService handlers;
     private final Thread fetcher;
@@ -31,12 +36,15 @@ final class DrainWorker implements AutoCloseable {
     private volatile boolean running = true;
 
     /**
-     * @param limit how many tasks to fetch in all before the fetch loop ends (Long.MAX_VALUE: no end)
+     * @param limit     how many tasks to fetch in all before the fetch loop ends (Long.MAX_VALUE: no end)
+     * @param fetchWait how long one fetch waits when there is nothing to take
      */
-    DrainWorker(BenchQueue.Consumer consumer, Ledger ledger, int handlerThreads, int prefetch, long limit) {
+    DrainWorker(BenchQueue.Consumer consumer, Ledger ledger, int handlerThreads, int prefetch, long limit,
+                Duration fetchWait) {
         this.consumer = consumer;
         this.ledger = ledger;
         this.limit = limit;
+        this.fetchWait = fetchWait;
         this.room = new Semaphore(prefetch);
         this.handlers = Executors.newFixedThreadPool(handlerThreads, runnable -> {
             Thread thread = new Thread(runnable, "bench-handler");
@@ -65,7 +73,7 @@ final class DrainWorker implements AutoCloseable {
                     continue;
                 }
                 int wanted = (int) Math.min(1 + room.drainPermits(), limit - fetched);
-                List<BenchQueue.Delivery> batch = running ? consumer.fetch(wanted, FETCH_WAIT) : List.of();
+                List<BenchQueue.Delivery> batch = running ? consumer.fetch(wanted, fetchWait) : List.of();
                 room.release(wanted - batch.size());
                 fetched += batch.size();
                 dispatch(batch);
@@ -116,7 +124,7 @@ final class DrainWorker implements AutoCloseable {
     public void close() {
         running = false;
         try {
-            fetcher.join(FETCH_WAIT.toMillis() + 5_000);
+            fetcher.join(fetchWait.toMillis() + 5_000);
             handlers.shutdown();
             handlers.awaitTermination(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {

@@ -17,6 +17,8 @@ final class JavaSubject implements Subject {
     private static final String WORKER = "bench-worker-1";
     /** A publisher thread for every this many tasks/s of a latency workload, so one slow call never stalls the pace. */
     private static final int RATE_PER_PUBLISHER = 2_500;
+    /** How long an idle worker runs before its commands are counted: past its start-up calls. */
+    static final Duration SETTLE = Duration.ofMillis(1_100);
 
     private final BenchQueue queue;
     private final int prefetch;
@@ -121,7 +123,8 @@ final class JavaSubject implements Subject {
     /** Drains {@code tasks} more tasks with a fresh worker; tasks/s from its start to the last ack. */
     private double timedDrain(Ledger ledger, long tasks, long ackedWhenDone) {
         long start = System.nanoTime();
-        try (DrainWorker worker = new DrainWorker(queue.consumer(WORKER), ledger, HANDLER_THREADS, prefetch, tasks)) {
+        try (DrainWorker worker = new DrainWorker(queue.consumer(WORKER), ledger, HANDLER_THREADS, prefetch, tasks,
+                DrainWorker.BUSY_FETCH_WAIT)) {
             worker.start();
             if (!ledger.awaitAcked(ackedWhenDone, drainTimeout(tasks), worker::rethrowFailure)) {
                 throw new IllegalStateException("drain did not finish: " + ledger.acked() + " of " + ackedWhenDone
@@ -169,9 +172,9 @@ final class JavaSubject implements Subject {
         int planned = (int) (rate * seconds);
         Ledger ledger = new Ledger(planned, 0, true);
         try (DrainWorker worker = new DrainWorker(queue.consumer(WORKER), ledger, HANDLER_THREADS, prefetch,
-                planned)) {
+                planned, DrainWorker.BUSY_FETCH_WAIT)) {
             worker.start();
-            pause(Duration.ofMillis(300)); // the worker is waiting for work before the first publish
+            pause(Duration.ofMillis(150)); // the worker is waiting for work before the first publish
             context.startMeasuring();
             Schedule published = publishAtRate(rate, planned, seconds);
             if (!ledger.awaitAcked(published.tasks(), drainTimeout(published.tasks()), worker::rethrowFailure)) {
@@ -247,18 +250,18 @@ final class JavaSubject implements Subject {
         return new Measurement().add(Figure.M1_BYTES, (context.redis().usedMemory() - before) / (double) tasks);
     }
 
-    /** One worker with nothing to do; the commands it sends, counted in consecutive windows. */
+    /** One worker with nothing to do for {@code seconds}; the commands it sends, counted in one window per repetition. */
     private Measurement idle(double seconds, BenchContext context) {
         Measurement measurement = new Measurement();
         try (DrainWorker worker = new DrainWorker(queue.consumer(WORKER), new Ledger(1, 0, false), HANDLER_THREADS,
-                prefetch, Long.MAX_VALUE)) {
+                prefetch, Long.MAX_VALUE, DrainWorker.IDLE_FETCH_WAIT)) {
             worker.start();
-            pause(Duration.ofMillis(1_500)); // past its first fetch and keep-alive
+            pause(SETTLE); // past its first fetch and keep-alive
             context.startMeasuring();
-            Duration window = Duration.ofMillis((long) (seconds * 1000));
+            double window = seconds / context.repetitions();
             for (int rep = 0; rep < context.repetitions(); rep++) {
-                long sent = context.redis().countSentCommands(window);
-                measurement.add(Figure.I1_COMMANDS, sent / seconds);
+                long sent = context.redis().countSentCommands(Duration.ofMillis((long) (window * 1000)));
+                measurement.add(Figure.I1_COMMANDS, sent / window);
             }
             worker.rethrowFailure();
         }

@@ -7,9 +7,9 @@ import java.util.List;
  * down so the whole run stays under two minutes (its C3 "very many" is the queue size, not a million).
  */
 enum Mode {
-    QUICK(new Sizes(0.5, 10_000, 10_000, 24_000, List.of(10, 1_000, 24_000), 5_000, 1.0, 0.5, 30_000, 1, 2_000)),
-    FULL(new Sizes(3, 200_000, 200_000, 1_000_000, List.of(10, 10_000, 1_000_000), 200_000, 10, 10, 1_000_000, 10,
-            20_000));
+    QUICK(new Sizes(0.5, 10_000, 10_000, 24_000, List.of(10, 1_000, 24_000), 5_000, 1.0, 0.5, 20_000, 3, 1_000)),
+    FULL(new Sizes(2, 200_000, 200_000, 1_000_000, List.of(10, 10_000, 1_000_000), 50_000, 10, 10, 1_000_000, 10,
+            5_000));
 
     private final Sizes sizes;
 
@@ -31,7 +31,7 @@ enum Mode {
      * @param l1Seconds        L1: how long one repetition publishes
      * @param l2Seconds        L2: the same
      * @param memoryTasks      M1: tasks queued
-     * @param idleSeconds      I1: length of one counting window
+     * @param idleSeconds      I1: how long the idle worker is watched, one window per repetition
      * @param warmUpTasks      published and drained once per contender before anything is measured
      */
     record Sizes(double publishSeconds, int publishTasks, int drainTasks, int c3QueueTasks, List<Integer> c3Partitions,

@@ -40,7 +40,7 @@ final class Report {
                 .append("\n\n");
         md.append(String.format("%d repetitions, %.0f s in all. Each cell: median (min–max). "
                 + "Ratios are Ordo's median over the peer's (L: Ordo Lettuce, J: Ordo Jedis; Streams on the same "
-                + "client). ↓ marks figures where lower is better. C3 and M1 measure the server's work and "
+                + "client when it ran, else on the other). ↓ marks figures where lower is better. C3 and M1 measure the server's work and "
                 + "memory, the same whichever client sends the commands: with both clients in the run they are "
                 + "measured on Lettuce only. n/a: the contender has no such thing (partitions, order).%n%n",
                 repetitions, seconds));
@@ -76,7 +76,7 @@ final class Report {
                 cells.add(results.summary(figure, contender).map(s -> cell(figure, s)).orElse("n/a"));
             }
             if (streams) {
-                cells.add(ratios(figure, ordo, o -> o.streamsOnSameClient()));
+                cells.add(ratios(figure, ordo, o -> o.streamsPeer(contenders)));
             }
             if (bullmq) {
                 cells.add(ratios(figure, ordo, o -> Optional.of(Contender.BULLMQ)));

@@ -1,5 +1,6 @@
 package io.ordo.redis;
 
+import io.ordo.domain.InvalidInputException;
 import io.ordo.domain.QueueName;
 
 import java.nio.charset.StandardCharsets;
@@ -16,22 +17,43 @@ public final class KeySchema {
     static final List<String> FIXED_KINDS = List.of("meta", "tasks", "ready", "delayed", "wake", "blocked", "turns",
             "sizes", "locks", "leased", "consumers", "dead", "acked", "readyat", "readyat-count", "signal");
 
+    /** Shards a sharded queue may have at most (docs/scaling.md). */
+    public static final int MAX_SHARDS = 1024;
+
     private final QueueName queue;
+    private final String tag;
     private final String prefix;
     private final byte[][] fixedKeys;
 
-    private KeySchema(QueueName queue) {
+    private KeySchema(QueueName queue, String tag) {
         this.queue = queue;
-        this.prefix = "ordo:{" + queue.value() + "}:";
+        this.tag = tag;
+        this.prefix = "ordo:{" + tag + "}:";
         this.fixedKeys = FIXED_KINDS.stream().map(kind -> bytes(prefix + kind)).toArray(byte[][]::new);
     }
 
     public static KeySchema of(QueueName queue) {
-        return new KeySchema(queue);
+        return new KeySchema(queue, queue.value());
+    }
+
+    /**
+     * The keys of shard {@code index} of a sharded queue: hash tag {@code <queue>#<index>}, so each shard
+     * is a slot of its own. Queue names cannot hold {@code #}, so no plain queue shares a shard's keys.
+     */
+    public static KeySchema forShard(QueueName queue, int index) {
+        if (index < 0 || index >= MAX_SHARDS) {
+            throw new InvalidInputException("shard", "must be 0.." + (MAX_SHARDS - 1) + ", was " + index);
+        }
+        return new KeySchema(queue, queue.value() + "#" + index);
     }
 
     public QueueName queue() {
         return queue;
+    }
+
+    /** The hash tag inside the braces: the queue's name, or {@code <queue>#<index>} for a shard. */
+    public String tag() {
+        return tag;
     }
 
     /** What every key of the queue starts with, e.g. {@code ordo:{orders}:}. */

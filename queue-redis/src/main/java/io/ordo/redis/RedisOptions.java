@@ -2,7 +2,10 @@ package io.ordo.redis;
 
 import io.ordo.domain.Validate;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * How the Redis stores connect: the endpoint (from a URI) and timeouts, retries and pool size.
@@ -23,6 +26,7 @@ public final class RedisOptions {
     private final int retries;
     private final Duration retryBackoff;
     private final int poolSize;
+    private final Path trustedCertificates;
 
     private RedisOptions(Builder builder) {
         this.endpoint = Validate.notNull("endpoint", builder.endpoint);
@@ -31,6 +35,11 @@ public final class RedisOptions {
         this.retries = Validate.range("retries", builder.retries, 0, 10);
         this.retryBackoff = Validate.duration("retryBackoff", builder.retryBackoff, Duration.ofMinutes(1));
         this.poolSize = Validate.range("poolSize", builder.poolSize, 1, 10_000);
+        this.trustedCertificates = builder.trustedCertificates;
+        if (trustedCertificates != null && !Files.isReadable(trustedCertificates)) {
+            throw new io.ordo.domain.InvalidInputException("trustedCertificates",
+                    "is not a readable file: " + trustedCertificates);
+        }
     }
 
     /** The defaults for a server given by URI. */
@@ -70,10 +79,19 @@ public final class RedisOptions {
         return poolSize;
     }
 
+    /**
+     * The PEM file of the certificates (a CA) a {@code rediss://} server's certificate must chain to;
+     * empty: the JVM's trust store. The server's name is verified either way.
+     */
+    public Optional<Path> trustedCertificates() {
+        return Optional.ofNullable(trustedCertificates);
+    }
+
     @Override
     public String toString() {
         return "RedisOptions[" + endpoint + ", connectTimeout=" + connectTimeout + ", commandTimeout="
-                + commandTimeout + ", retries=" + retries + ", poolSize=" + poolSize + "]";
+                + commandTimeout + ", retries=" + retries + ", poolSize=" + poolSize
+                + (trustedCertificates == null ? "" : ", trustedCertificates=" + trustedCertificates) + "]";
     }
 
     private static Duration positive(String field, Duration value) {
@@ -91,6 +109,7 @@ public final class RedisOptions {
         private int retries = DEFAULT_RETRIES;
         private Duration retryBackoff = DEFAULT_RETRY_BACKOFF;
         private int poolSize = DEFAULT_POOL_SIZE;
+        private Path trustedCertificates;
 
         private Builder(RedisEndpoint endpoint) {
             this.endpoint = endpoint;
@@ -118,6 +137,12 @@ public final class RedisOptions {
 
         public Builder poolSize(int value) {
             poolSize = value;
+            return this;
+        }
+
+        /** Trust the CA certificates in this PEM file for TLS, instead of the JVM's trust store. */
+        public Builder trustedCertificates(Path pemFile) {
+            trustedCertificates = pemFile;
             return this;
         }
 

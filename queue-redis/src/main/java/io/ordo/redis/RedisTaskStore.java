@@ -65,7 +65,12 @@ public final class RedisTaskStore implements TaskStore {
      *                      tests that drive time themselves
      */
     public RedisTaskStore(QueueName queue, ScriptExecutor executor, Clock clockOverride) {
-        this.keys = KeySchema.of(Validate.notNull("queue", queue));
+        this(KeySchema.of(Validate.notNull("queue", queue)), executor, clockOverride);
+    }
+
+    /** The store on the given keys: those of a queue, or of one shard of a sharded queue. */
+    public RedisTaskStore(KeySchema keys, ScriptExecutor executor, Clock clockOverride) {
+        this.keys = Validate.notNull("keys", keys);
         this.executor = Validate.notNull("executor", executor);
         this.clockOverride = clockOverride;
     }
@@ -325,7 +330,7 @@ public final class RedisTaskStore implements TaskStore {
 
     @Override
     public String toString() {
-        return "RedisTaskStore[" + keys.queue() + " on " + executor.endpoint() + "]";
+        return "RedisTaskStore[" + keys.tag() + " on " + executor.endpoint() + "]";
     }
 
     // ---------------------------------------------------------------- helpers

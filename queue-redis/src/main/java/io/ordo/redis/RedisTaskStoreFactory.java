@@ -33,6 +33,20 @@ public final class RedisTaskStoreFactory implements TaskStoreFactory {
         return new RedisTaskStore(queue, executor, Validate.notNull("clock", clock));
     }
 
+    /**
+     * Shard {@code index} of the sharded queue {@code queue}: a queue of its own under hash tag
+     * {@code <queue>#<index>} (keys {@code ordo:{orders#3}:…}). A sharded store combines the shards
+     * (docs/scaling.md); on its own a shard is an ordinary queue.
+     */
+    public TaskStore forShard(QueueName queue, int index) {
+        return new RedisTaskStore(KeySchema.forShard(queue, index), executor, null);
+    }
+
+    /** {@link #forShard(QueueName, int)} on a clock of the caller's, like {@link #forQueue(QueueName, Clock)}. */
+    public TaskStore forShard(QueueName queue, int index, Clock clock) {
+        return new RedisTaskStore(KeySchema.forShard(queue, index), executor, Validate.notNull("clock", clock));
+    }
+
     @Override
     public void close() {
         transport.close();

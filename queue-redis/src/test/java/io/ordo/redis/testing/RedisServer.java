@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
 import java.util.stream.Stream;
 
 /**
@@ -41,12 +42,21 @@ public final class RedisServer implements AutoCloseable {
 
     /** Starts a fresh server and waits until it answers PING; fails loudly if redis-server is missing. */
     public static RedisServer start() {
+        return start(RedisServer::freePort, List.of());
+    }
+
+    /**
+     * Starts a fresh server on a port from {@code ports} (asked again if another process takes it first),
+     * with more redis-server arguments, e.g. {@code --cluster-enabled yes}; the server runs in a directory
+     * of its own, where relative file names (a cluster's {@code nodes.conf}) land.
+     */
+    public static RedisServer start(IntSupplier ports, List<String> extraArguments) {
         String executable = executable();
         IllegalStateException last = null;
         for (int attempt = 0; attempt < 5; attempt++) {
-            int port = freePort();
+            int port = ports.getAsInt();
             Path directory = tempDirectory();
-            Process process = launch(executable, port, directory);
+            Process process = launch(executable, port, directory, extraArguments);
             RedisServer server = new RedisServer(port, directory, process);
             try {
                 server.awaitPing();
@@ -153,10 +163,11 @@ public final class RedisServer implements AutoCloseable {
         }
     }
 
-    private static Process launch(String executable, int port, Path directory) {
-        List<String> command = List.of(executable, "--port", Integer.toString(port), "--bind", "127.0.0.1",
-                "--save", "", "--appendonly", "no", "--daemonize", "no", "--dir", directory.toString(),
-                "--logfile", "redis.log");
+    private static Process launch(String executable, int port, Path directory, List<String> extraArguments) {
+        List<String> command = new ArrayList<>(List.of(executable, "--port", Integer.toString(port), "--bind",
+                "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize", "no", "--dir", directory.toString(),
+                "--logfile", "redis.log"));
+        command.addAll(extraArguments);
         try {
             return new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
@@ -165,7 +176,8 @@ public final class RedisServer implements AutoCloseable {
         }
     }
 
-    private static String executable() {
+    /** The redis-server to run: {@code ORDO_REDIS_SERVER}, else the PATH's, else Debian's. */
+    static String executable() {
         String configured = System.getenv("ORDO_REDIS_SERVER");
         if (configured != null && !configured.isBlank()) {
             return configured;
@@ -184,7 +196,8 @@ public final class RedisServer implements AutoCloseable {
                 + " the Redis tests need it. Install it (apt-get install redis-server) or set ORDO_REDIS_SERVER.");
     }
 
-    private static int freePort() {
+    /** A free loopback port from the ephemeral range, never the shared Redis's. */
+    static int freePort() {
         for (int attempt = 0; attempt < 20; attempt++) {
             try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
                 int port = socket.getLocalPort();

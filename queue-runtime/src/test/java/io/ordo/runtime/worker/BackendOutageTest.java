@@ -22,12 +22,10 @@ class BackendOutageTest {
     private final WorkerHarness harness = new WorkerHarness(FaultyTaskStore::new);
     private final FaultyTaskStore store = (FaultyTaskStore) harness.store;
     private final CountDownLatch finish = new CountDownLatch(1);
-    private VirtualScheduler scheduler;
+    private final VirtualScheduler scheduler = harness.onVirtualTime();
 
     @BeforeEach
-    void onVirtualTime() {
-        scheduler = new VirtualScheduler(harness.clock);
-        harness.scheduler = scheduler;
+    void seeded() {
         harness.random = RandomGeneratorFactory.of("L64X128MixRandom").create(7);
     }
 

@@ -7,7 +7,6 @@ import io.ordo.domain.TaskId;
 import io.ordo.domain.TaskState;
 import io.ordo.ports.TaskSnapshot;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -20,13 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class HeartbeatAndReaperTest {
     private final WorkerHarness harness = new WorkerHarness();
     private final CountDownLatch finish = new CountDownLatch(1);
-    private VirtualScheduler scheduler;
-
-    @BeforeEach
-    void onVirtualTime() {
-        scheduler = new VirtualScheduler(harness.clock);
-        harness.scheduler = scheduler;
-    }
+    private final VirtualScheduler scheduler = harness.onVirtualTime();
 
     @AfterEach
     void stop() {

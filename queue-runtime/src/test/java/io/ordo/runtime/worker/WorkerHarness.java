@@ -32,7 +32,7 @@ final class WorkerHarness implements AutoCloseable {
     final TaskStore store;
     final Publisher<String> publisher;
     final RecordingListener events = new RecordingListener();
-    Scheduler scheduler = Scheduler.system();
+    Scheduler scheduler;
     RandomGenerator random = RandomGenerator.of("L64X128MixRandom");
     WorkerOptions.Builder options = WorkerOptions.builder().consumer(CONSUMER).concurrency(2).prefetch(8)
             .retryPolicy(ONE_TWO_FOUR).fetchWait(Duration.ofMillis(20)).gracePeriod(Duration.ofSeconds(5));
@@ -47,6 +47,13 @@ final class WorkerHarness implements AutoCloseable {
         TaskStore inMemory = new InMemoryTaskStoreFactory(clock).forQueue(QueueName.of("work"));
         store = wrap == null ? inMemory : wrap.apply(inMemory, clock);
         publisher = new Publisher<>(inMemory, new JacksonPayloadCodec());
+    }
+
+    /** Heartbeats, the reaper and backoff pauses run on the virtual clock, moved by the returned scheduler. */
+    VirtualScheduler onVirtualTime() {
+        VirtualScheduler virtual = new VirtualScheduler(clock);
+        scheduler = virtual;
+        return virtual;
     }
 
     WorkerHarness maxAttempts(int maxAttempts) {
@@ -69,6 +76,9 @@ final class WorkerHarness implements AutoCloseable {
     }
 
     Worker<String> start(TaskHandler<String> handler) {
+        if (scheduler == null) {
+            scheduler = Scheduler.system();
+        }
         worker = Worker.builder(store, String.class, handler).options(options.build()).clock(clock)
                 .random(random).scheduler(scheduler).listener(events).build();
         worker.start();
@@ -93,6 +103,8 @@ final class WorkerHarness implements AutoCloseable {
         if (worker != null) {
             worker.stop();
         }
-        scheduler.close();
+        if (scheduler != null) {
+            scheduler.close();
+        }
     }
 }

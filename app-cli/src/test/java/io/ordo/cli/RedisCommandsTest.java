@@ -1,0 +1,96 @@
+package io.ordo.cli;
+
+import io.ordo.redis.testing.RedisServer;
+import io.ordo.redis.testing.RedisServerExtension;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Every queue command on both Redis backends, against a private redis-server: state persists between commands. */
+@ExtendWith(RedisServerExtension.class)
+class RedisCommandsTest {
+    @ParameterizedTest
+    @ValueSource(strings = {"lettuce", "jedis"})
+    void publish_get_cancel_pause_resume_work_and_the_dead_letter_commands(String backend, RedisServer redis) {
+        Commands ordo = new Commands(backend, redis.uri(), "cli-" + UUID.randomUUID());
+
+        assertThat(ordo.ok("publish", "--partition", "account-42", "--ordered", "--id", "deposit-1", "{\"cents\":100}").outLines())
+                .containsExactly("created    deposit-1  !account-42",
+                        "published 1 task to queue " + ordo.queue + ": 1 created, 0 duplicate");
+        ordo.ok("publish", "--partition", "emails", "--id", "mail-1", "{}");
+        ordo.ok("publish", "--partition", "emails", "--id", "mail-2", "{}");
+
+        CliRun get = ordo.ok("get", "deposit-1");
+        assertThat(get.outLines()).contains("id           deposit-1", "state        pending",
+                "partition    !account-42  (ordered)", "attempts     0", "payload      {\"cents\":100}");
+        CliRun missing = ordo.run("get", "nothing-here");
+        assertThat(missing.exitCode()).isEqualTo(ExitCodes.NOT_FOUND);
+        assertThat(missing.errLines()).containsExactly("ordo: no task nothing-here in queue " + ordo.queue);
+
+        assertThat(ordo.ok("cancel", "mail-2", "nothing-here").outLines()).containsExactly(
+                "cancelled  mail-2", "unknown    nothing-here", "cancelled 1 of 2 in queue " + ordo.queue);
+
+        assertThat(ordo.ok("pause").outLines()).containsExactly("queue " + ordo.queue + " paused: it delivers nothing until resumed");
+        assertThat(ordo.ok("stats").outLines()).contains("  paused               yes", "  ready                2");
+        assertThat(ordo.ok("resume").outLines()).containsExactly("queue " + ordo.queue + " resumed");
+
+        CliRun work = ordo.ok("work", "--work-time", "0ms", "--failure-rate", "1", "--retry-delay", "1ms",
+                "--retry-max-delay", "5ms", "--until-empty");
+        assertThat(work.errLines()).last().asString().contains("0 processed, 8 retried, 2 dead-lettered");
+
+        CliRun dead = ordo.ok("dead", "list");
+        assertThat(dead.outLines()).hasSize(3);
+        assertThat(dead.outLines().subList(0, 2)).as("oldest first: in the order they died")
+                .anySatisfy(line -> assertThat(line).startsWith("deposit-1  !account-42  attempts 5  died "))
+                .anySatisfy(line -> assertThat(line).startsWith("mail-1  emails  attempts 5  died "))
+                .allSatisfy(line -> assertThat(line)
+                        .endsWith("io.ordo.cli.work.DemoHandler$SimulatedFailure: simulated failure (--failure-rate 1.0)"));
+        assertThat(dead.outLines().get(2)).isEqualTo("queue " + ordo.queue + ": 2 dead letters, showing 1..2");
+
+        assertThat(ordo.ok("dead", "redrive", "deposit-1", "nothing-here").outLines()).containsExactly(
+                "redriven  deposit-1", "unknown   nothing-here", "redrove 1 of 2 in queue " + ordo.queue);
+        assertThat(ordo.ok("get", "deposit-1").outLines()).contains("state        pending", "attempts     0");
+        assertThat(ordo.ok("dead", "purge", "--all").outLines()).containsExactly("purged 1 dead letters of queue " + ordo.queue);
+        assertThat(ordo.ok("dead", "list").outLines()).containsExactly("queue " + ordo.queue + ": 0 dead letters");
+
+        CliRun drained = ordo.ok("work", "--work-time", "0ms", "--until-empty", "--log-tasks");
+        assertThat(drained.outLines()).containsExactly(
+                "started              deposit-1  !account-42  attempt 1",
+                "processed            deposit-1  !account-42  attempt 1");
+        assertThat(ordo.ok("dead", "redrive", "--all").outLines()).containsExactly("redrove 0 dead letters of queue " + ordo.queue);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"lettuce", "jedis"})
+    void redrive_and_purge_need_ids_or_all_but_not_both(String backend, RedisServer redis) {
+        Commands ordo = new Commands(backend, redis.uri(), "cli-" + UUID.randomUUID());
+
+        assertThat(ordo.run("dead", "purge").exitCode()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(ordo.run("dead", "redrive", "--all", "x").exitCode()).isEqualTo(ExitCodes.BAD_INPUT);
+        CliRun bare = CliRun.of("dead");
+        assertThat(bare.exitCode()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(bare.errLines()).containsExactly("ordo: missing subcommand: list, redrive or purge (see 'ordo dead --help')");
+    }
+
+    /** Runs {@code ordo} commands against one queue on one backend. */
+    private record Commands(String backend, String uri, String queue) {
+        CliRun run(String... args) {
+            List<String> all = new ArrayList<>(List.of(args));
+            int at = args[0].equals("dead") ? 2 : 1;
+            all.addAll(at, List.of("--backend", backend, "--redis", uri, "--queue", queue));
+            return CliRun.of(all.toArray(String[]::new));
+        }
+
+        CliRun ok(String... args) {
+            CliRun run = run(args);
+            assertThat(run.exitCode()).as(String.join(" ", args) + ": " + run.err()).isEqualTo(ExitCodes.OK);
+            return run;
+        }
+    }
+}

@@ -1,0 +1,48 @@
+package io.ordo.redis;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The least a Redis ACL user needs to run Ordo (docs/security.md): the keys {@code ordo:*}, no
+ * channels, and only the commands below. Redis checks the commands a script calls against the
+ * caller's ACL too, so the scripts' commands are part of the list.
+ */
+public final class RedisAcl {
+    /** Every key of every queue (and shard) starts with {@code ordo:}. */
+    public static final String KEY_PATTERN = "~ordo:*";
+
+    /** What the stores send: the scripts (EVAL once after NOSCRIPT) and the blocking wait on a queue's signal. */
+    public static final List<String> STORE_COMMANDS = List.of("evalsha", "eval", "blpop");
+
+    /** What the scripts call. {@code RedisAclTest} checks the scripts against this list. */
+    public static final List<String> SCRIPT_COMMANDS = List.of("time", "exists", "del", "hget", "hmget", "hset",
+            "hdel", "hexists", "hincrby", "hlen", "lindex", "llen", "lpop", "rpush", "zadd", "zrem", "zcard",
+            "zcount", "zscore", "zrange", "zrangebylex", "zrangebyscore", "zremrangebyrank", "zremrangebyscore");
+
+    /** What Lettuce and Jedis send on connecting: the handshake and health checks. */
+    public static final List<String> CONNECTION_COMMANDS = List.of("hello", "auth", "ping");
+
+    /** What the cluster clients send to learn and refresh the slot map. */
+    public static final List<String> CLUSTER_COMMANDS = List.of("cluster|slots", "cluster|nodes",
+            "cluster|shards", "cluster|myid", "readonly");
+
+    private RedisAcl() {
+    }
+
+    /**
+     * The rules that follow {@code ACL SETUSER <user> on ><password>}: reset keys and channels, allow
+     * {@code ordo:*}, deny every command, then allow Ordo's one by one.
+     */
+    public static List<String> rules(boolean cluster) {
+        List<String> rules = new ArrayList<>(List.of("resetkeys", KEY_PATTERN, "resetchannels", "-@all"));
+        List<String> commands = new ArrayList<>(STORE_COMMANDS);
+        commands.addAll(SCRIPT_COMMANDS);
+        commands.addAll(CONNECTION_COMMANDS);
+        if (cluster) {
+            commands.addAll(CLUSTER_COMMANDS);
+        }
+        commands.forEach(command -> rules.add("+" + command));
+        return rules;
+    }
+}
