@@ -14,6 +14,7 @@ import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.ordo.redis.RedisEndpoint;
 import io.ordo.redis.RedisOptions;
@@ -61,8 +62,28 @@ final class LettuceClient<C extends StatefulConnection<byte[], byte[]>> {
                 .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
                         .enableAllAdaptiveRefreshTriggers().build())
                 .build());
-        return new LettuceClient<>(client, () -> client.connect(ByteArrayCodec.INSTANCE),
+        return new LettuceClient<>(client, () -> connectToEveryMaster(client),
                 StatefulRedisClusterConnection::sync, StatefulRedisClusterConnection::sync);
+    }
+
+    /**
+     * A cluster connection opens its node connections on demand, and with REJECT_COMMANDS Lettuce refuses
+     * a command whose node connection is still being made; so every master is connected before use
+     * (a topology change later is covered by the executor's retry of commands that never left).
+     */
+    private static StatefulRedisClusterConnection<byte[], byte[]> connectToEveryMaster(RedisClusterClient client) {
+        StatefulRedisClusterConnection<byte[], byte[]> connection = client.connect(ByteArrayCodec.INSTANCE);
+        try {
+            for (RedisClusterNode node : connection.getPartitions()) {
+                if (!node.getSlots().isEmpty()) { // the masters: only they serve slots
+                    connection.getConnection(node.getUri().getHost(), node.getUri().getPort());
+                }
+            }
+            return connection;
+        } catch (RuntimeException e) {
+            connection.closeAsync();
+            throw e;
+        }
     }
 
     C connect() {

@@ -1,17 +1,10 @@
 package io.ordo.cli;
 
-import io.ordo.domain.QueueName;
-import io.ordo.ports.Clock;
 import io.ordo.ports.QueueStats;
-import io.ordo.ports.TaskStoreFactory;
+import io.ordo.ports.TaskStore;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
-import java.util.concurrent.Callable;
 
 /**
  * Prints a queue's counts and lag.
@@ -23,25 +16,12 @@ import java.util.concurrent.Callable;
 @Command(name = "stats", mixinStandardHelpOptions = true,
         description = "Prints a queue's counts and lag.",
         footer = {"", "Example:", "  ordo stats --queue orders"})
-final class StatsCommand implements Callable<Integer> {
-    @Mixin
-    BackendOptions backend;
-
-    @Option(names = "--queue", required = true, paramLabel = "NAME", description = "The queue.")
-    String queue;
-
-    @Spec
-    CommandSpec spec;
-
+final class StatsCommand extends QueueCommand {
     @Override
     public Integer call() {
-        QueueName queueName = QueueName.of(queue);
-        QueueStats stats;
-        try (TaskStoreFactory stores = backend.open(Clock.system())) {
-            stats = stores.forQueue(queueName).stats();
-        }
-        PrintWriter out = spec.commandLine().getOut();
-        out.printf("queue %s on %s%n", queueName, backend.backend());
+        QueueStats stats = onStore(TaskStore::stats);
+        PrintWriter out = out();
+        out.printf("queue %s on %s%n", queueName(), backend.backend());
         row(out, "ready", stats.ready());
         row(out, "delayed", stats.delayed());
         row(out, "in flight", stats.inFlight());
@@ -55,9 +35,7 @@ final class StatsCommand implements Callable<Integer> {
         row(out, "acked total", stats.ackedTotal());
         row(out, "dead-lettered total", stats.deadLetteredTotal());
         out.printf("  %-20s %s%n", "paused", stats.paused() ? "yes" : "no");
-        out.flush();
-        backend.noteWhenNothingPersists();
-        return ExitCodes.OK;
+        return done();
     }
 
     private static void row(PrintWriter out, String name, long value) {

@@ -43,6 +43,8 @@ class ArchitectureRulesTest {
     private static final String MICROMETER = "io.micrometer..";
     private static final String LETTUCE_CLIENT = "io.lettuce..";
     private static final String JEDIS_CLIENT = "redis.clients..";
+    /** The JDK's TLS, for rediss:// connections. */
+    private static final String JDK_TLS = "javax.net..";
 
     // --- the domain: JDK only
 
@@ -127,20 +129,20 @@ class ArchitectureRulesTest {
     @ArchTest
     static final ArchRule redis_support_should_depend_only_on_ports_and_domain = classes()
             .that().resideInAPackage(REDIS_SUPPORT)
-            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", DOMAIN, PORTS, REDIS_SUPPORT, SLF4J)
+            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", JDK_TLS, DOMAIN, PORTS, REDIS_SUPPORT, SLF4J)
             .allowEmptyShould(true);
 
     @ArchTest
     static final ArchRule lettuce_adapter_should_depend_only_on_ports_domain_redis_support_and_lettuce = classes()
             .that().resideInAPackage(LETTUCE)
-            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", DOMAIN, PORTS, REDIS_SUPPORT, LETTUCE,
+            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", JDK_TLS, DOMAIN, PORTS, REDIS_SUPPORT, LETTUCE,
                     LETTUCE_CLIENT, "io.netty..", "reactor..", GUICE, INJECT_ANNOTATIONS, SLF4J)
             .allowEmptyShould(true);
 
     @ArchTest
     static final ArchRule jedis_adapter_should_depend_only_on_ports_domain_redis_support_and_jedis = classes()
             .that().resideInAPackage(JEDIS)
-            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", DOMAIN, PORTS, REDIS_SUPPORT, JEDIS,
+            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", JDK_TLS, DOMAIN, PORTS, REDIS_SUPPORT, JEDIS,
                     JEDIS_CLIENT, "org.apache.commons.pool2..", GUICE, INJECT_ANNOTATIONS, SLF4J)
             .allowEmptyShould(true);
 

@@ -55,6 +55,9 @@ public final class Bench implements Callable<Integer> {
             description = "The folder of the BullMQ peer (bench.js and its node_modules).")
     private Path bullmqDirectory;
 
+    @Option(names = "--render", description = "Writes the Markdown of an earlier run's results.json again (next to it) and exits.")
+    private Path render;
+
     @Option(names = "--slowlog-micros", defaultValue = "1000",
             description = "Commands slower than this go into the profile's slow log.")
     private long slowlogMicros;
@@ -65,6 +68,12 @@ public final class Bench implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        if (render != null) {
+            String markdown = Report.read(render).markdown();
+            Files.writeString(render.resolveSibling("results.md"), markdown);
+            System.out.println(markdown);
+            return 0;
+        }
         if (repetitions < 3) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--reps must be at least 3");
         }

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,6 +34,43 @@ final class Report {
         this.machine = machine;
         this.startedAt = startedAt;
         this.seconds = seconds;
+    }
+
+    /** A report from the JSON {@link #json()} wrote, so a run's Markdown can be made again. */
+    static Report read(java.nio.file.Path file) throws java.io.IOException {
+        com.fasterxml.jackson.databind.JsonNode root = JSON.readTree(file.toFile());
+        List<Contender> contenders = new ArrayList<>();
+        root.path("figures").forEach(figure -> figure.path("contenders").fieldNames().forEachRemaining(name -> {
+            Contender contender = Contender.fromCliName(name);
+            if (!contenders.contains(contender)) {
+                contenders.add(contender);
+            }
+        }));
+        contenders.sort(java.util.Comparator.naturalOrder());
+        Results results = new Results(contenders);
+        root.path("figures").forEach(node -> {
+            Figure figure = new Figure(node.path("id").asText(), Workload.valueOf(node.path("workload").asText()),
+                    node.path("label").asText(), unit(node.path("unit").asText()),
+                    Figure.Better.valueOf(node.path("better").asText().toUpperCase(java.util.Locale.ROOT)));
+            node.path("contenders").fields().forEachRemaining(entry -> {
+                Measurement measurement = new Measurement();
+                entry.getValue().path("samples").forEach(sample -> measurement.add(figure, sample.asDouble()));
+                results.add(Contender.fromCliName(entry.getKey()), measurement);
+            });
+        });
+        root.path("checks").forEach(check -> results.add(Contender.fromCliName(check.path("contender").asText()),
+                new Measurement().check(check.path("check").asText(), check.path("passed").asBoolean(),
+                        check.path("detail").asText())));
+        Map<String, String> machine = new LinkedHashMap<>();
+        root.path("machine").fields().forEachRemaining(entry -> machine.put(entry.getKey(), entry.getValue().asText()));
+        return new Report(results, Mode.valueOf(root.path("mode").asText().toUpperCase(java.util.Locale.ROOT)),
+                root.path("repetitions").asInt(), machine, root.path("startedAt").asText(),
+                root.path("seconds").asDouble());
+    }
+
+    private static Figure.Unit unit(String text) {
+        return java.util.Arrays.stream(Figure.Unit.values()).filter(u -> u.text().equals(text)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("unknown unit " + text));
     }
 
     String markdown() {
@@ -105,24 +144,47 @@ final class Report {
                 + figure.format(summary.max()) + ")";
     }
 
+    /** One row per target, one column per Ordo store: what it measured and whether that meets the target. */
     String bar() {
         List<Bar.Line> lines = Bar.judge(results);
-        StringBuilder md = new StringBuilder(row(List.of("figure", "target", "store", "measured", "met")));
-        md.append(row(List.of("---", "---", "---", "---", "---")));
+        List<Contender> stores = results.contenders().stream().filter(Contender::isOrdo).toList();
+        List<String> header = new ArrayList<>(List.of("figure", "target"));
+        stores.forEach(store -> header.add(store.label()));
+        StringBuilder md = new StringBuilder(row(header)).append(row(header.stream().map(h -> "---").toList()));
+        Map<String, Map<Contender, Bar.Line>> rows = new LinkedHashMap<>();
         for (Bar.Line line : lines) {
-            md.append(row(List.of(line.figure(), line.target(), line.store().label(), line.measured(),
-                    line.met().map(met -> met ? "yes" : "**no**").orElse("–"))));
+            rows.computeIfAbsent(line.figure() + "\u0000" + line.target(), key -> new EnumMap<>(Contender.class))
+                    .put(line.store(), line);
         }
+        rows.forEach((key, byStore) -> {
+            Bar.Line any = byStore.values().iterator().next();
+            List<String> cells = new ArrayList<>(List.of(any.figure(), any.target()));
+            for (Contender store : stores) {
+                Bar.Line line = byStore.get(store);
+                cells.add(line == null ? "–" : line.measured()
+                        + line.met().map(met -> met ? ": met" : ": **not met**").orElse(""));
+            }
+            md.append(row(cells));
+        });
         return md.toString();
     }
 
+    /** Each check once per contender: how many of its runs passed, and the detail of one that failed (or the last). */
     private String checks() {
-        StringBuilder md = new StringBuilder();
+        Map<String, List<Results.Finding>> grouped = new LinkedHashMap<>();
         for (Results.Finding finding : results.findings()) {
-            md.append("- ").append(finding.check().passed() ? "passed" : "**FAILED**").append(": ")
-                    .append(finding.contender().label()).append(", ").append(finding.check().name()).append(" (")
-                    .append(finding.check().detail()).append(")\n");
+            grouped.computeIfAbsent(finding.contender().label() + ", " + finding.check().name(), k -> new ArrayList<>())
+                    .add(finding);
         }
+        StringBuilder md = new StringBuilder();
+        grouped.forEach((name, findings) -> {
+            long passed = findings.stream().filter(f -> f.check().passed()).count();
+            Results.Finding shown = findings.stream().filter(f -> !f.check().passed()).findFirst()
+                    .orElse(findings.get(findings.size() - 1));
+            md.append("- ").append(passed == findings.size() ? "passed" : "**FAILED**").append(' ').append(passed)
+                    .append('/').append(findings.size()).append(": ").append(name).append(" (")
+                    .append(shown.check().detail()).append(")\n");
+        });
         return md.length() == 0 ? "- nothing to check in this selection\n" : md.toString();
     }
 

@@ -24,7 +24,7 @@ public final class RedisAcl {
     public static final List<String> CONNECTION_COMMANDS = List.of("hello", "auth", "ping");
 
     /** What the cluster clients send to learn and refresh the slot map. */
-    public static final List<String> CLUSTER_COMMANDS = List.of("cluster|slots", "cluster|nodes",
+    public static final List<String> CLUSTER_COMMANDS = List.of("cluster|slots", "cluster|nodes", "info", "client|setname",
             "cluster|shards", "cluster|myid", "readonly");
 
     private RedisAcl() {

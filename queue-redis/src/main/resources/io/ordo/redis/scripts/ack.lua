@@ -25,5 +25,5 @@ for i = FIRST_ID, #ARGV do
     end
 end
 if acked > 0 then call('HINCRBY', K_META, 'ackedTotal', acked) end
-finish()
+finish(true) -- an ack of regular tasks touches no partition: nothing new to signal
 return reply

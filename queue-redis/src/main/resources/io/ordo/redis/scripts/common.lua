@@ -485,11 +485,15 @@ function O.bury(id, r, reason)
 end
 
 -- Recomputes every partition touched by this call and wakes a blocked consumer if work is waiting.
-function O.finish()
+-- quiet: the caller makes work available only through the partitions it touches (ack), so when it
+-- touched none, `ready` is as the previous call left it, signal included, and the check is skipped.
+function O.finish(quiet)
+    local touched_any = #O.touched_order > 0
     for _, code in ipairs(O.touched_order) do O.refresh(code) end
     O.touched, O.touched_order = {}, {}
     O.save_readyat()
     O.save_counters()
+    if quiet and not touched_any then return end
     if O.call('ZCARD', O.K_READY) > 0 and O.call('EXISTS', O.K_SIGNAL) == 0 then
         O.call('RPUSH', O.K_SIGNAL, 1)
     end

@@ -1,0 +1,18 @@
+package io.ordo.jedis;
+
+import io.ordo.redis.RedisOptions;
+import io.ordo.redis.RedisTaskStoreFactory;
+import io.ordo.redis.testing.RedisCluster;
+import io.ordo.redis.testing.RedisDeploymentContractKit;
+
+/** The contract on a three-master Redis Cluster through Jedis's cluster client. */
+class JedisClusterContractTest extends RedisDeploymentContractKit {
+    JedisClusterContractTest(RedisCluster cluster) {
+        super(cluster);
+    }
+
+    @Override
+    protected RedisTaskStoreFactory createFactory(RedisOptions options) {
+        return JedisTaskStores.factory(options);
+    }
+}

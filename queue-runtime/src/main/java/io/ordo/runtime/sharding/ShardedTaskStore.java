@@ -1,0 +1,468 @@
+package io.ordo.runtime.sharding;
+
+import io.ordo.domain.ConsumerId;
+import io.ordo.domain.DeadLetter;
+import io.ordo.domain.InvalidInputException;
+import io.ordo.domain.Lease;
+import io.ordo.domain.NewTask;
+import io.ordo.domain.Partition;
+import io.ordo.domain.PublishRules;
+import io.ordo.domain.QueueName;
+import io.ordo.domain.QueueSettings;
+import io.ordo.domain.TaskId;
+import io.ordo.domain.Validate;
+import io.ordo.ports.AckOutcome;
+import io.ordo.ports.CancelOutcome;
+import io.ordo.ports.DeadLetterPage;
+import io.ordo.ports.FailOutcome;
+import io.ordo.ports.PublishOutcome;
+import io.ordo.ports.PublishReceipt;
+import io.ordo.ports.QueueStats;
+import io.ordo.ports.ReclaimReport;
+import io.ordo.ports.RedriveOutcome;
+import io.ordo.ports.RejectOutcome;
+import io.ordo.ports.Rejection;
+import io.ordo.ports.ReleaseOutcome;
+import io.ordo.ports.TaskSnapshot;
+import io.ordo.ports.TaskStore;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
+import java.util.zip.CRC32;
+
+/**
+ * One queue spread over N shards, each a queue of its own ({@link ShardSource}); for a queue too big for
+ * one Redis node (docs/scaling.md). A partition always lives on shard {@link #shardOf(Partition, int)},
+ * so everything SPEC.md promises within a partition holds; across partitions of different shards, order
+ * (priority, round robin) holds per shard and consumers visit the shards in turn.
+ *
+ * <ul>
+ *   <li>publish: one atomic step per shard the batch touches (a batch on one shard stays atomic);</li>
+ *   <li>consume: starts at the next shard in turn and fills up from the following ones; a waiting consume
+ *       waits on one shard at a time, a slice each, so each shard is looked at once per wake interval;</li>
+ *   <li>ack, reject, fail, release: routed to the shard a lease came from, remembered from consume; an
+ *       id this store did not hand out is asked of every shard;</li>
+ *   <li>cancel, get, redrive, purge by id: asked of every shard (get stops at the first that has it);</li>
+ *   <li>heartbeat, reclaim, pause, resume, configure: every shard; stats and dead letters: merged.</li>
+ * </ul>
+ */
+public final class ShardedTaskStore implements TaskStore {
+    /** Shards a queue may have at most (as many as Redis shard keys allow). */
+    public static final int MAX_SHARDS = 1024;
+    /** How often a waiting consume looks at every shard, at least. */
+    public static final Duration DEFAULT_WAKE_INTERVAL = Duration.ofMillis(200);
+    /** Leases whose shard is remembered at most; past it the memory starts again (routes are only hints). */
+    public static final int DEFAULT_ROUTE_CAPACITY = 100_000;
+    private static final Duration SHORTEST_SLICE = Duration.ofMillis(5);
+    private static final QueueSettings LARGEST_PAYLOAD = QueueSettings.builder()
+            .maxPayloadBytes(QueueSettings.PAYLOAD_LIMIT).build();
+
+    private final QueueName queue;
+    private final List<TaskStore> shards;
+    private final Duration waitSlice;
+    private final int routeCapacity;
+    private final Map<TaskId, Integer> leaseShards = new ConcurrentHashMap<>();
+    private final AtomicInteger nextStart = new AtomicInteger();
+
+    private ShardedTaskStore(Builder builder) {
+        this.queue = builder.queue;
+        List<TaskStore> stores = new ArrayList<>(builder.shards);
+        for (int i = 0; i < builder.shards; i++) {
+            stores.add(Validate.notNull("shard " + i, builder.source.shard(builder.queue, i)));
+        }
+        this.shards = List.copyOf(stores);
+        Duration slice = builder.wakeInterval.dividedBy(builder.shards);
+        this.waitSlice = slice.compareTo(SHORTEST_SLICE) < 0 ? SHORTEST_SLICE : slice;
+        this.routeCapacity = builder.routeCapacity;
+    }
+
+    /** A sharded store with the defaults: {@code ShardedTaskStore.create(orders, 8, factory::forShard)}. */
+    public static ShardedTaskStore create(QueueName queue, int shards, ShardSource source) {
+        return builder(queue, shards, source).build();
+    }
+
+    public static Builder builder(QueueName queue, int shards, ShardSource source) {
+        return new Builder(queue, shards, source);
+    }
+
+    /**
+     * The shard of a partition: CRC-32 (IEEE 802.3, as {@code java.util.zip.CRC32}) of the UTF-8 bytes of
+     * its code, {@code !} included for an ordered one, modulo the number of shards. Stable across
+     * processes, versions and languages; it changes with the number of shards.
+     */
+    public static int shardOf(Partition partition, int shards) {
+        Validate.notNull("partition", partition);
+        CRC32 crc = new CRC32();
+        crc.update(partition.code().getBytes(StandardCharsets.UTF_8));
+        return (int) (crc.getValue() % shards);
+    }
+
+    public int shardOf(Partition partition) {
+        return shardOf(partition, shards.size());
+    }
+
+    public int shardCount() {
+        return shards.size();
+    }
+
+    @Override
+    public QueueName queue() {
+        return queue;
+    }
+
+    // ---------------------------------------------------------------- publish, consume
+
+    @Override
+    public List<PublishReceipt> publish(List<NewTask> tasks) {
+        List<NewTask> batch = PublishRules.validate(tasks, LARGEST_PAYLOAD);
+        Map<Integer, List<Integer>> positionsByShard = new LinkedHashMap<>();
+        for (int i = 0; i < batch.size(); i++) {
+            positionsByShard.computeIfAbsent(shardOf(batch.get(i).partition()), shard -> new ArrayList<>()).add(i);
+        }
+        if (positionsByShard.size() == 1) {
+            return shards.get(positionsByShard.keySet().iterator().next()).publish(batch); // atomic as it is
+        }
+        // the shards check payloads one part at a time: check the whole batch first, so nothing is written
+        PublishRules.validate(batch, settings());
+        PublishReceipt[] receipts = new PublishReceipt[batch.size()];
+        Set<TaskId> seen = new HashSet<>();
+        for (int i = 0; i < batch.size(); i++) {
+            if (!seen.add(batch.get(i).id())) {
+                receipts[i] = new PublishReceipt(batch.get(i).id(), PublishOutcome.DUPLICATE); // first one wins
+            }
+        }
+        positionsByShard.forEach((shard, positions) -> {
+            List<Integer> sent = positions.stream().filter(i -> receipts[i] == null).toList();
+            List<PublishReceipt> part = shards.get(shard).publish(sent.stream().map(batch::get).toList());
+            for (int j = 0; j < sent.size(); j++) {
+                receipts[sent.get(j)] = part.get(j);
+            }
+        });
+        return List.of(receipts);
+    }
+
+    @Override
+    public List<Lease> consume(ConsumerId consumer, int max, Duration wait) {
+        Validate.notNull("consumer", consumer);
+        Validate.range("max", max, 1, MAX_CONSUME);
+        Validate.duration("wait", wait, MAX_WAIT);
+        long deadline = System.nanoTime() + wait.toNanos();
+        int shard = Math.floorMod(nextStart.getAndIncrement(), shards.size());
+        List<Lease> taken = new ArrayList<>();
+        for (int i = 0; i < shards.size() && taken.size() < max; i++) {
+            int next = (shard + i) % shards.size();
+            taken.addAll(remember(next, shards.get(next).consume(consumer, max - taken.size(), Duration.ZERO)));
+        }
+        while (taken.isEmpty() && !Thread.currentThread().isInterrupted()) {
+            long remainingNanos = deadline - System.nanoTime();
+            if (remainingNanos <= 0) {
+                break;
+            }
+            // one shard at a time: its own wait wakes at once for work there; the others get their turn
+            Duration slice = Duration.ofNanos(remainingNanos).compareTo(waitSlice) < 0
+                    ? Duration.ofNanos(remainingNanos) : waitSlice;
+            taken = remember(shard, shards.get(shard).consume(consumer, max, slice));
+            shard = (shard + 1) % shards.size();
+        }
+        return taken;
+    }
+
+    private List<Lease> remember(int shard, List<Lease> leases) {
+        if (leaseShards.size() + leases.size() > routeCapacity) {
+            leaseShards.clear(); // leases abandoned without an ack would pile up; every route is only a hint
+        }
+        leases.forEach(lease -> leaseShards.put(lease.id(), shard));
+        return leases;
+    }
+
+    // ---------------------------------------------------------------- giving tasks back
+
+    @Override
+    public Map<TaskId, AckOutcome> ack(ConsumerId consumer, Collection<TaskId> ids) {
+        Validate.notNull("consumer", consumer);
+        return settleLeases(ids, AckOutcome.LEASE_LOST, (store, part) -> store.ack(consumer, part));
+    }
+
+    @Override
+    public Map<TaskId, RejectOutcome> reject(ConsumerId consumer, Collection<TaskId> ids, Rejection rejection) {
+        Validate.notNull("consumer", consumer);
+        Validate.notNull("rejection", rejection);
+        return settleLeases(ids, RejectOutcome.LEASE_LOST, (store, part) -> store.reject(consumer, part, rejection));
+    }
+
+    @Override
+    public Map<TaskId, FailOutcome> fail(ConsumerId consumer, Collection<TaskId> ids, String reason) {
+        Validate.notNull("consumer", consumer);
+        return settleLeases(ids, FailOutcome.LEASE_LOST, (store, part) -> store.fail(consumer, part, reason));
+    }
+
+    @Override
+    public Map<TaskId, ReleaseOutcome> release(ConsumerId consumer, Collection<TaskId> ids) {
+        Validate.notNull("consumer", consumer);
+        return settleLeases(ids, ReleaseOutcome.LEASE_LOST, (store, part) -> store.release(consumer, part));
+    }
+
+    /** Every outcome of these operations ends the consumer's hold on the task: its route is forgotten. */
+    private <O> Map<TaskId, O> settleLeases(Collection<TaskId> ids, O lost,
+                                            BiFunction<TaskStore, List<TaskId>, Map<TaskId, O>> operation) {
+        Map<TaskId, O> outcomes = onShards(distinct(ids), true, lost, operation);
+        outcomes.keySet().forEach(leaseShards::remove);
+        return outcomes;
+    }
+
+    // ---------------------------------------------------------------- blocks, consumers, reclaim
+
+    @Override
+    public void blockPartition(Partition partition, Duration duration) {
+        Validate.notNull("partition", partition);
+        shards.get(shardOf(partition)).blockPartition(partition, duration);
+    }
+
+    @Override
+    public void unblockPartition(Partition partition) {
+        Validate.notNull("partition", partition);
+        shards.get(shardOf(partition)).unblockPartition(partition);
+    }
+
+    /** On every shard: the consumer may hold tasks of any of them, and each shard's reclaim reads its own. */
+    @Override
+    public void heartbeat(ConsumerId consumer, Duration ttl) {
+        shards.forEach(shard -> shard.heartbeat(consumer, ttl));
+    }
+
+    @Override
+    public ReclaimReport reclaim() {
+        Set<ConsumerId> dead = new TreeSet<>(Comparator.comparing(ConsumerId::value));
+        int returned = 0;
+        int deadLettered = 0;
+        int timedOut = 0;
+        for (TaskStore shard : shards) {
+            ReclaimReport report = shard.reclaim();
+            dead.addAll(report.deadConsumers());
+            returned += report.returned();
+            deadLettered += report.deadLettered();
+            timedOut += report.timedOut();
+        }
+        return new ReclaimReport(List.copyOf(dead), returned, deadLettered, timedOut);
+    }
+
+    // ---------------------------------------------------------------- cancel, get
+
+    @Override
+    public Map<TaskId, CancelOutcome> cancel(Collection<TaskId> ids) {
+        return onShards(distinct(ids), false, CancelOutcome.UNKNOWN, TaskStore::cancel);
+    }
+
+    @Override
+    public Optional<TaskSnapshot> get(TaskId id) {
+        Validate.notNull("id", id);
+        Integer known = leaseShards.get(id);
+        if (known != null) {
+            Optional<TaskSnapshot> snapshot = shards.get(known).get(id);
+            if (snapshot.isPresent()) {
+                return snapshot;
+            }
+        }
+        for (TaskStore shard : shards) {
+            Optional<TaskSnapshot> snapshot = shard.get(id);
+            if (snapshot.isPresent()) {
+                return snapshot;
+            }
+        }
+        return Optional.empty();
+    }
+
+    // ---------------------------------------------------------------- dead letters
+
+    /**
+     * The shards' dead letters merged by when they died (ties: shard order). Reads up to
+     * {@code offset + limit} of each shard's oldest, so deep pages cost more than on one queue.
+     */
+    @Override
+    public DeadLetterPage deadLetters(int offset, int limit) {
+        Validate.range("offset", offset, 0, Integer.MAX_VALUE);
+        Validate.range("limit", limit, 1, MAX_CONSUME);
+        long wanted = (long) offset + limit;
+        List<DeadLetter> merged = new ArrayList<>();
+        long total = 0;
+        for (TaskStore shard : shards) {
+            DeadLetterPage page = shard.deadLetters(0, (int) Math.min(wanted, MAX_CONSUME));
+            total += page.total();
+            merged.addAll(page.items());
+            long read = page.items().size();
+            while (read < Math.min(wanted, page.total())) {
+                DeadLetterPage more = shard.deadLetters((int) read, (int) Math.min(wanted - read, MAX_CONSUME));
+                if (more.items().isEmpty()) {
+                    break;
+                }
+                merged.addAll(more.items());
+                read += more.items().size();
+            }
+        }
+        merged.sort(Comparator.comparingLong(DeadLetter::deadAt)); // stable: shard order breaks ties
+        List<DeadLetter> page = merged.subList((int) Math.min(offset, merged.size()),
+                (int) Math.min(wanted, merged.size()));
+        return new DeadLetterPage(page, total, offset);
+    }
+
+    @Override
+    public Map<TaskId, RedriveOutcome> redrive(Collection<TaskId> ids) {
+        return onShards(distinct(ids), false, RedriveOutcome.UNKNOWN, TaskStore::redrive);
+    }
+
+    @Override
+    public long redriveAll() {
+        return shards.stream().mapToLong(TaskStore::redriveAll).sum();
+    }
+
+    @Override
+    public long purgeDeadLetters(Collection<TaskId> ids) {
+        List<TaskId> distinct = distinct(ids);
+        return distinct.isEmpty() ? 0 : shards.stream().mapToLong(shard -> shard.purgeDeadLetters(distinct)).sum();
+    }
+
+    @Override
+    public long purgeAllDeadLetters() {
+        return shards.stream().mapToLong(TaskStore::purgeAllDeadLetters).sum();
+    }
+
+    // ---------------------------------------------------------------- stats, pause, settings
+
+    /**
+     * Sums over the shards, except: the lag is the largest; live consumers the most any shard counts (a
+     * consumer that heartbeats is registered on every shard); paused if any shard is.
+     */
+    @Override
+    public QueueStats stats() {
+        QueueStats sum = new QueueStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false);
+        for (TaskStore shard : shards) {
+            QueueStats s = shard.stats();
+            sum = new QueueStats(sum.ready() + s.ready(), sum.delayed() + s.delayed(), sum.inFlight() + s.inFlight(),
+                    sum.dead() + s.dead(), sum.activePartitions() + s.activePartitions(),
+                    sum.lockedPartitions() + s.lockedPartitions(), sum.blockedPartitions() + s.blockedPartitions(),
+                    Math.max(sum.liveConsumers(), s.liveConsumers()),
+                    Math.max(sum.oldestDueAgeMillis(), s.oldestDueAgeMillis()),
+                    sum.publishedTotal() + s.publishedTotal(), sum.ackedTotal() + s.ackedTotal(),
+                    sum.deadLetteredTotal() + s.deadLetteredTotal(), sum.paused() || s.paused());
+        }
+        return sum;
+    }
+
+    @Override
+    public void pause() {
+        shards.forEach(TaskStore::pause);
+    }
+
+    @Override
+    public void resume() {
+        shards.forEach(TaskStore::resume);
+    }
+
+    /** Shard 0's: {@link #configure} writes every shard alike. */
+    @Override
+    public QueueSettings settings() {
+        return shards.get(0).settings();
+    }
+
+    @Override
+    public void configure(QueueSettings settings) {
+        Validate.notNull("settings", settings);
+        shards.forEach(shard -> shard.configure(settings));
+    }
+
+    @Override
+    public String toString() {
+        return "ShardedTaskStore[" + queue + " over " + shards.size() + " shards: " + shards + "]";
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    private static List<TaskId> distinct(Collection<TaskId> ids) {
+        return List.copyOf(new LinkedHashSet<>(PublishRules.ids("ids", ids)));
+    }
+
+    /**
+     * Runs an id operation on the shards that may hold the ids: the remembered shard of a lease when
+     * {@code routed}, else every shard. Per id, the outcome of the shard that has the task (the first
+     * that answers other than {@code absent}); then what shards add (tasks returned with their ordered
+     * batch), in shard order.
+     */
+    private <O> Map<TaskId, O> onShards(List<TaskId> ids, boolean routed, O absent,
+                                        BiFunction<TaskStore, List<TaskId>, Map<TaskId, O>> operation) {
+        List<List<TaskId>> parts = new ArrayList<>();
+        shards.forEach(shard -> parts.add(new ArrayList<>()));
+        for (TaskId id : ids) {
+            Integer shard = routed ? leaseShards.get(id) : null;
+            if (shard != null) {
+                parts.get(shard).add(id);
+            } else {
+                parts.forEach(part -> part.add(id));
+            }
+        }
+        Map<TaskId, O> named = new LinkedHashMap<>();
+        ids.forEach(id -> named.put(id, absent));
+        Map<TaskId, O> added = new LinkedHashMap<>();
+        for (int shard = 0; shard < shards.size(); shard++) {
+            if (parts.get(shard).isEmpty()) {
+                continue;
+            }
+            operation.apply(shards.get(shard), parts.get(shard)).forEach((id, outcome) -> {
+                if (!named.containsKey(id)) {
+                    added.put(id, outcome);
+                } else if (named.get(id).equals(absent)) {
+                    named.put(id, outcome);
+                }
+            });
+        }
+        named.putAll(added);
+        return named;
+    }
+
+    public static final class Builder {
+        private final QueueName queue;
+        private final int shards;
+        private final ShardSource source;
+        private Duration wakeInterval = DEFAULT_WAKE_INTERVAL;
+        private int routeCapacity = DEFAULT_ROUTE_CAPACITY;
+
+        private Builder(QueueName queue, int shards, ShardSource source) {
+            this.queue = Validate.notNull("queue", queue);
+            this.shards = Validate.range("shards", shards, 1, MAX_SHARDS);
+            this.source = Validate.notNull("source", source);
+        }
+
+        /** How often, at least, a waiting consume looks at every shard (default 200 ms). */
+        public Builder wakeInterval(Duration value) {
+            Validate.duration("wakeInterval", value, Duration.ofMinutes(1));
+            if (value.isZero()) {
+                throw new InvalidInputException("wakeInterval", "must be positive");
+            }
+            wakeInterval = value;
+            return this;
+        }
+
+        /** How many leases' shards are remembered for routing acks (default 100,000). */
+        public Builder routeCapacity(int value) {
+            routeCapacity = Validate.range("routeCapacity", value, 1, Integer.MAX_VALUE);
+            return this;
+        }
+
+        public ShardedTaskStore build() {
+            return new ShardedTaskStore(this);
+        }
+    }
+}

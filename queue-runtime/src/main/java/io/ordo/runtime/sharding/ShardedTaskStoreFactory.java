@@ -1,0 +1,33 @@
+package io.ordo.runtime.sharding;
+
+import io.ordo.domain.QueueName;
+import io.ordo.domain.Validate;
+import io.ordo.ports.TaskStore;
+import io.ordo.ports.TaskStoreFactory;
+
+/**
+ * Sharded stores for every queue, each over the same number of shards of one backend, so workers and
+ * publishers built on a {@link TaskStoreFactory} use sharded queues unchanged:
+ * {@code new ShardedTaskStoreFactory(redis, redis::forShard, 8)}. Closing it closes the backend.
+ */
+public final class ShardedTaskStoreFactory implements TaskStoreFactory {
+    private final TaskStoreFactory backend;
+    private final ShardSource source;
+    private final int shards;
+
+    public ShardedTaskStoreFactory(TaskStoreFactory backend, ShardSource source, int shards) {
+        this.backend = Validate.notNull("backend", backend);
+        this.source = Validate.notNull("source", source);
+        this.shards = Validate.range("shards", shards, 1, ShardedTaskStore.MAX_SHARDS);
+    }
+
+    @Override
+    public TaskStore forQueue(QueueName queue) {
+        return ShardedTaskStore.create(queue, shards, source);
+    }
+
+    @Override
+    public void close() {
+        backend.close();
+    }
+}
