@@ -26,14 +26,17 @@ import java.util.List;
  */
 final class BackendOptions {
     static final String DEFAULT_REDIS = "redis://localhost:6379";
+    /** Where {@code --redis} comes from when not given, so a password can come from a Kubernetes Secret, not the command line. */
+    static final String REDIS_ENVIRONMENT_VARIABLE = "ORDO_REDIS_URI";
 
     @Option(names = "--backend", paramLabel = "BACKEND", defaultValue = "inmemory", converter = Backend.Converter.class,
             description = "Where queues live: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
     Backend backend;
 
-    @Option(names = "--redis", paramLabel = "URI",
+    // The description names the variable, never its value: the URI may hold a password.
+    @Option(names = "--redis", paramLabel = "URI", defaultValue = "${env:" + REDIS_ENVIRONMENT_VARIABLE + "}",
             description = "The Redis of the lettuce and jedis backends: redis://[user:password@]host[:port][/db], "
-                    + "rediss:// for TLS (default: " + DEFAULT_REDIS + ").")
+                    + "rediss:// for TLS (default: $" + REDIS_ENVIRONMENT_VARIABLE + " if set, else " + DEFAULT_REDIS + ").")
     String redis;
 
     @Spec(Spec.Target.MIXEE)
@@ -71,7 +74,8 @@ final class BackendOptions {
     private Module module(Clock clock) {
         return switch (backend) {
             case INMEMORY -> {
-                if (redis != null) {
+                // only an explicit --redis is a mistake here; ORDO_REDIS_URI may be set for other commands
+                if (command.commandLine().getParseResult().hasMatchedOption("--redis")) {
                     throw new ParameterException(command.commandLine(),
                             "--redis applies to the lettuce and jedis backends, not to inmemory");
                 }

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -37,13 +38,20 @@ final class OrdoProcess implements AutoCloseable {
     }
 
     static OrdoProcess start(String... args) {
+        return start(Map.of(), args);
+    }
+
+    /** Starts it with {@code environment} added to this process's environment. */
+    static OrdoProcess start(Map<String, String> environment, String... args) {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-XX:TieredStopAtLevel=1", // starts faster; these runs are short
                 "-cp", System.getProperty("java.class.path"), OrdoCli.class.getName()));
         command.addAll(List.of(args));
         try {
-            return new OrdoProcess(new ProcessBuilder(command).start());
+            ProcessBuilder builder = new ProcessBuilder(command);
+            builder.environment().putAll(environment);
+            return new OrdoProcess(builder.start());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + command, e);
         }

@@ -377,7 +377,8 @@ function O.refresh(code)
     end
     if ordered then
         if m and not ready then
-            O.call('ZADD', O.K_WAKE, r.ready, code) -- an ordered head waiting for its time
+            -- an ordered head waiting for its time; a new or moved time may end a blocked consumer's nap sooner
+            if O.call('ZADD', O.K_WAKE, 'CH', r.ready, code) == 1 then O.new_due_time = true end
         else
             O.call('ZREM', O.K_WAKE, code)
         end
@@ -443,7 +444,10 @@ function O.put_waiting(id, r)
     end
     O.count('waiting', 1)
     O.readyat_add(r.ready)
-    if r.ready > O.NOW then O.call('ZADD', O.K_DELAYED, r.ready, id) end
+    if r.ready > O.NOW then
+        O.call('ZADD', O.K_DELAYED, r.ready, id)
+        O.new_due_time = true
+    end
     local head_unchanged = (r.ready <= O.NOW or O.is_ordered(code)) and O.part_insert(code, O.member(r, id))
     if not head_unchanged then O.touch(code) end
 end
@@ -493,8 +497,12 @@ function O.finish(quiet)
     O.touched, O.touched_order = {}, {}
     O.save_readyat()
     O.save_counters()
-    if quiet and not touched_any then return end
-    if O.call('ZCARD', O.K_READY) > 0 and O.call('EXISTS', O.K_SIGNAL) == 0 then
+    -- A blocked consumer naps until the earliest due time it knew of; a new due time wakes one so it
+    -- looks again (a retry delay shorter than its nap would otherwise be served late).
+    local new_due_time = O.new_due_time
+    O.new_due_time = false
+    if quiet and not touched_any and not new_due_time then return end
+    if (new_due_time or O.call('ZCARD', O.K_READY) > 0) and O.call('EXISTS', O.K_SIGNAL) == 0 then
         O.call('RPUSH', O.K_SIGNAL, 1)
     end
 end

@@ -11,6 +11,7 @@ import io.ordo.domain.QueueName;
 import io.ordo.ports.QueueCapacityException;
 import io.ordo.ports.QueueDataException;
 import io.ordo.ports.QueueUnavailableException;
+import io.ordo.ports.Rejection;
 import io.ordo.ports.TaskStore;
 import io.ordo.ports.TaskStoreFactory;
 import io.ordo.redis.KeySchema;
@@ -261,6 +262,28 @@ public abstract class RedisBackendKit {
                 long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
                 assertThat(leases).extracting(lease -> lease.id().value()).containsExactly("later");
                 assertThat(waitedMillis).isBetween(300L, 1_000L);
+            }
+        }
+
+        @Test
+        void a_waiting_consumer_wakes_when_a_task_rejected_meanwhile_falls_due(RedisServer server) throws Exception {
+            try (RedisTaskStoreFactory factory = createFactory(RedisOptions.create(server.uri()))) {
+                TaskStore store = factory.forQueue(freshQueue());
+                ConsumerId other = ConsumerId.of("other-worker");
+                store.publish(tasks("p", 1));
+                List<Lease> first = store.consume(other, 1, Duration.ZERO);
+                // Waits on an empty queue with no due time in sight: only a wake-up can shorten its nap.
+                CompletableFuture<Long> tookAt = CompletableFuture.supplyAsync(() -> {
+                    List<Lease> leases = store.consume(WORKER, 1, Duration.ofSeconds(10));
+                    assertThat(leases).hasSize(1);
+                    return System.nanoTime();
+                });
+                Thread.sleep(300);
+                long rejectedAt = System.nanoTime();
+                store.reject(other, List.of(first.get(0).id()), Rejection.retryAfter(Duration.ofMillis(200), "again"));
+
+                long waitedMillis = TimeUnit.NANOSECONDS.toMillis(tookAt.get(10, TimeUnit.SECONDS) - rejectedAt);
+                assertThat(waitedMillis).isBetween(150L, 1_000L);
             }
         }
 
