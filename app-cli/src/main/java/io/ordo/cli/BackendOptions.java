@@ -11,8 +11,8 @@ import io.ordo.lettuce.LettuceQueueModule;
 import io.ordo.ports.Clock;
 import io.ordo.ports.TaskStoreFactory;
 import io.ordo.redis.RedisOptions;
+import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
@@ -24,20 +24,11 @@ import java.util.List;
  * it picks the Guice module to install, and the rest of the command sees only the ports
  * (docs/decisions/cli-backend-selection.md).
  */
+@Command // a mixin without options of its own: it reads the inherited ones of the top-level command
 final class BackendOptions {
     static final String DEFAULT_REDIS = "redis://localhost:6379";
     /** Where {@code --redis} comes from when not given, so a password can come from a Kubernetes Secret, not the command line. */
     static final String REDIS_ENVIRONMENT_VARIABLE = "ORDO_REDIS_URI";
-
-    @Option(names = "--backend", paramLabel = "BACKEND", defaultValue = "inmemory", converter = Backend.Converter.class,
-            description = "Where queues live: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
-    Backend backend;
-
-    // The description names the variable, never its value: the URI may hold a password.
-    @Option(names = "--redis", paramLabel = "URI", defaultValue = "${env:" + REDIS_ENVIRONMENT_VARIABLE + "}",
-            description = "The Redis of the lettuce and jedis backends: redis://[user:password@]host[:port][/db], "
-                    + "rediss:// for TLS (default: $" + REDIS_ENVIRONMENT_VARIABLE + " if set, else " + DEFAULT_REDIS + ").")
-    String redis;
 
     @Spec(Spec.Target.MIXEE)
     CommandSpec command;
@@ -55,27 +46,33 @@ final class BackendOptions {
     }
 
     Backend backend() {
-        return backend;
+        return root().backend;
+    }
+
+    /** The options live on the top-level command (inherited by every subcommand), so they may stand before or after the command name. */
+    private OrdoCli root() {
+        return (OrdoCli) command.root().userObject();
     }
 
     /** Where the queues are, for messages: {@code inmemory} or the Redis address. */
     String describe() {
-        return backend == Backend.INMEMORY ? "inmemory" : backend + " at " + redisOptions().endpoint();
+        return backend() == Backend.INMEMORY ? "inmemory" : backend() + " at " + redisOptions().endpoint();
     }
 
     /** A one-shot command on the in-memory backend leaves nothing behind: say so, on stderr. */
     void noteWhenNothingPersists() {
-        if (backend == Backend.INMEMORY) {
+        if (backend() == Backend.INMEMORY) {
             command.commandLine().getErr().println("ordo: note: the inmemory backend keeps queues only while this command runs");
             command.commandLine().getErr().flush();
         }
     }
 
     private Module module(Clock clock) {
-        return switch (backend) {
+        return switch (backend()) {
             case INMEMORY -> {
                 // only an explicit --redis is a mistake here; ORDO_REDIS_URI may be set for other commands
-                if (command.commandLine().getParseResult().hasMatchedOption("--redis")) {
+                if (command.commandLine().getParseResult().hasMatchedOption("--redis")
+                        || command.root().commandLine().getParseResult().hasMatchedOption("--redis")) {
                     throw new ParameterException(command.commandLine(),
                             "--redis applies to the lettuce and jedis backends, not to inmemory");
                 }
@@ -89,7 +86,7 @@ final class BackendOptions {
 
     private RedisOptions redisOptions() {
         try {
-            return RedisOptions.create(redis == null ? DEFAULT_REDIS : redis);
+            return RedisOptions.create(root().redis == null ? DEFAULT_REDIS : root().redis);
         } catch (InvalidInputException e) {
             throw new ParameterException(command.commandLine(), "--redis " + e.problem());
         }

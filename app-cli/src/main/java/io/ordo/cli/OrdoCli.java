@@ -6,8 +6,10 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IVersionProvider;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
@@ -34,6 +36,20 @@ import java.util.concurrent.Callable;
 public final class OrdoCli implements Callable<Integer> {
     @Spec
     CommandSpec spec;
+
+    // Inherited: accepted before the command name (ordo --backend jedis stats) and after it alike.
+    @Option(names = "--backend", paramLabel = "BACKEND", defaultValue = "inmemory", converter = Backend.Converter.class,
+            scope = ScopeType.INHERIT,
+            description = "Where queues live: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+    Backend backend;
+
+    // The description names the variable, never its value: the URI may hold a password.
+    @Option(names = "--redis", paramLabel = "URI", defaultValue = "${env:" + BackendOptions.REDIS_ENVIRONMENT_VARIABLE + "}",
+            scope = ScopeType.INHERIT,
+            description = "The Redis of the lettuce and jedis backends: redis://[user:password@]host[:port][/db], "
+                    + "rediss:// for TLS (default: $" + BackendOptions.REDIS_ENVIRONMENT_VARIABLE + " if set, else "
+                    + BackendOptions.DEFAULT_REDIS + ").")
+    String redis;
 
     public static void main(String[] args) {
         System.exit(commandLine().execute(args));

@@ -60,7 +60,8 @@ final class PublishCommand implements Callable<Integer> {
     @Mixin
     BackendOptions backend;
 
-    @Option(names = "--queue", required = true, paramLabel = "NAME", description = "The queue to publish to.")
+    @Option(names = "--queue", paramLabel = "NAME", defaultValue = QueueCommand.DEFAULT_QUEUE,
+            description = "The queue to publish to (default: ${DEFAULT-VALUE}).")
     String queue;
 
     @Option(names = "--partition", required = true, paramLabel = "NAME", description = "The partition of the tasks.")

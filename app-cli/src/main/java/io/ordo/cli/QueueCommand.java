@@ -18,10 +18,14 @@ import java.util.function.Function;
  * {@code --queue} options, the store opened and closed around the call.
  */
 abstract class QueueCommand implements Callable<Integer> {
+    /** The queue a command uses when none is named, as with Sidekiq's "default" queue. */
+    static final String DEFAULT_QUEUE = "default";
+
     @Mixin
     BackendOptions backend;
 
-    @Option(names = "--queue", required = true, paramLabel = "NAME", description = "The queue.")
+    @Option(names = "--queue", paramLabel = "NAME", defaultValue = QueueCommand.DEFAULT_QUEUE,
+            description = "The queue (default: ${DEFAULT-VALUE}).")
     String queue;
 
     @Spec

@@ -68,7 +68,8 @@ final class WorkCommand implements Callable<Integer> {
     @Mixin
     BackendOptions backend;
 
-    @Option(names = "--queue", required = true, paramLabel = "NAME", description = "The queue to work on.")
+    @Option(names = "--queue", paramLabel = "NAME", defaultValue = QueueCommand.DEFAULT_QUEUE,
+            description = "The queue to work on (default: ${DEFAULT-VALUE}).")
     String queue;
 
     @Option(names = "--concurrency", paramLabel = "N", defaultValue = "4",

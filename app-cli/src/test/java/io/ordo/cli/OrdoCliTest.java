@@ -44,10 +44,26 @@ class OrdoCliTest {
 
     @Test
     void a_missing_required_option_is_bad_input() {
-        CliRun run = CliRun.of("stats");
+        CliRun run = CliRun.of("publish", "payload");
 
         assertThat(run.exitCode()).isEqualTo(ExitCodes.BAD_INPUT);
-        assertThat(run.errLines()).containsExactly("ordo: Missing required option: '--queue=NAME'");
+        assertThat(run.errLines()).containsExactly("ordo: Missing required option: '--partition=NAME'");
+    }
+
+    @Test
+    void backend_options_may_stand_before_the_command_name() {
+        CliRun run = CliRun.of("--backend", "inmemory", "stats", "--queue", "orders");
+
+        assertThat(run.exitCode()).isEqualTo(0);
+        assertThat(run.outLines()).first().asString().isEqualTo("queue orders on inmemory");
+    }
+
+    @Test
+    void without_a_queue_name_commands_use_the_default_queue() {
+        CliRun run = CliRun.of("stats");
+
+        assertThat(run.exitCode()).isEqualTo(0);
+        assertThat(run.outLines()).first().asString().isEqualTo("queue default on inmemory");
     }
 
     @Test
