@@ -244,8 +244,12 @@ public final class ShardedTaskStore implements TaskStore {
         shards.forEach(shard -> shard.heartbeat(consumer, ttl));
     }
 
+    /**
+     * Every shard in turn. One reclaim at a time per store: shards are reclaimed apart, so two at once
+     * would each report the same dead consumer (tasks still come back exactly once either way).
+     */
     @Override
-    public ReclaimReport reclaim() {
+    public synchronized ReclaimReport reclaim() {
         Set<ConsumerId> dead = new TreeSet<>(Comparator.comparing(ConsumerId::value));
         int returned = 0;
         int deadLettered = 0;
