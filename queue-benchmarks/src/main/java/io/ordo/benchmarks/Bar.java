@@ -59,8 +59,17 @@ final class Bar {
 
     private static Line atMost(Results results, Contender store, String id, String label, double target, String unit) {
         String wanted = "≤ " + plain(target) + " " + unit;
-        return results.figure(id).flatMap(f -> results.median(f, store).map(v -> new Line(label, wanted, store,
+        return results.figure(id).flatMap(f -> median(results, f, store).map(v -> new Line(label, wanted, store,
                 f.format(v), Optional.of(v <= target)))).orElse(unmeasured(label, wanted, store));
+    }
+
+    /** The store's median; for a server-side figure measured on the Lettuce twin only, the twin's. */
+    private static Optional<Double> median(Results results, Figure figure, Contender store) {
+        Optional<Double> own = results.median(figure, store);
+        if (own.isPresent() || !BenchRun.SERVER_SIDE.contains(figure.workload())) {
+            return own;
+        }
+        return store.lettuceTwin().flatMap(twin -> results.median(figure, twin));
     }
 
     private static Line timesPeer(Results results, Contender store, String id, String label, Contender peer,
@@ -95,7 +104,7 @@ final class Bar {
         }
         Figure fewest = c3.get(0);
         Figure most = c3.get(c3.size() - 1);
-        return results.median(most, store).flatMap(m -> results.median(fewest, store).map(f -> new Line(
+        return median(results, most, store).flatMap(m -> median(results, fewest, store).map(f -> new Line(
                 "C3 " + partitions(most) + " / " + partitions(fewest) + " partitions", wanted, store,
                 times(m / f), Optional.of(m / f >= C3_MOST_TIMES_FEWEST))))
                 .orElse(unmeasured("C3 partitions", wanted, store));

@@ -15,8 +15,12 @@ import static io.ordo.benchmarks.Mode.Sizes.PREFETCH;
 /** The workloads, written once over {@link BenchQueue}: Ordo on either store and raw Streams run the same code. */
 final class JavaSubject implements Subject {
     private static final String WORKER = "bench-worker-1";
-    /** A publisher thread for every this many tasks/s of a latency workload, so one slow call never stalls the pace. */
-    private static final int RATE_PER_PUBLISHER = 2_500;
+    /**
+     * A publisher thread for every this many tasks/s of a latency workload (at most {@link #MOST_PUBLISHERS}):
+     * a call that takes 2 ms on a busy machine must not cost the schedule its rate.
+     */
+    private static final int RATE_PER_PUBLISHER = 500;
+    private static final int MOST_PUBLISHERS = 16;
     /** How long an idle worker runs before its commands are counted: past its start-up calls. */
     static final Duration SETTLE = Duration.ofMillis(1_100);
 
@@ -201,7 +205,7 @@ final class JavaSubject implements Subject {
 
     /** Publishes on schedule from several threads until every task is out or the time is up. */
     private Schedule publishAtRate(int rate, int tasks, double seconds) throws InterruptedException {
-        int threads = Math.max(1, (rate + RATE_PER_PUBLISHER - 1) / RATE_PER_PUBLISHER);
+        int threads = Math.min(MOST_PUBLISHERS, Math.max(1, (rate + RATE_PER_PUBLISHER - 1) / RATE_PER_PUBLISHER));
         long interval = 1_000_000_000L / rate;
         long start = System.nanoTime() + 1_000_000;
         long end = start + (long) (seconds * 1e9);

@@ -6,7 +6,8 @@ import java.util.List;
 /**
  * The least a Redis ACL user needs to run Ordo (docs/security.md): the keys {@code ordo:*}, no
  * channels, and only the commands below. Redis checks the commands a script calls against the
- * caller's ACL too, so the scripts' commands are part of the list.
+ * caller's ACL too, so the scripts' commands are part of the list. AUTH and HELLO need no rule: a
+ * user may always log in.
  */
 public final class RedisAcl {
     /** Every key of every queue (and shard) starts with {@code ordo:}. */
@@ -20,12 +21,13 @@ public final class RedisAcl {
             "hdel", "hexists", "hincrby", "hlen", "lindex", "llen", "lpop", "rpush", "zadd", "zrem", "zcard",
             "zcount", "zscore", "zrange", "zrangebylex", "zrangebyscore", "zremrangebyrank", "zremrangebyscore");
 
-    /** What Lettuce and Jedis send on connecting: the handshake and health checks. */
-    public static final List<String> CONNECTION_COMMANDS = List.of("hello", "auth", "ping");
-
-    /** What the cluster clients send to learn and refresh the slot map. */
-    public static final List<String> CLUSTER_COMMANDS = List.of("cluster|slots", "cluster|nodes", "info", "client|setname",
-            "cluster|shards", "cluster|myid", "readonly");
+    /**
+     * What the cluster clients send to learn the slot map and check the nodes: Jedis reads CLUSTER SLOTS
+     * and pings a node before it uses it; Lettuce reads CLUSTER NODES, CLUSTER MYID and INFO (clients per
+     * node) on connections it names with CLIENT SETNAME.
+     */
+    public static final List<String> CLUSTER_COMMANDS = List.of("cluster|slots", "cluster|nodes", "cluster|myid",
+            "info", "client|setname", "ping");
 
     private RedisAcl() {
     }
@@ -38,7 +40,6 @@ public final class RedisAcl {
         List<String> rules = new ArrayList<>(List.of("resetkeys", KEY_PATTERN, "resetchannels", "-@all"));
         List<String> commands = new ArrayList<>(STORE_COMMANDS);
         commands.addAll(SCRIPT_COMMANDS);
-        commands.addAll(CONNECTION_COMMANDS);
         if (cluster) {
             commands.addAll(CLUSTER_COMMANDS);
         }

@@ -31,6 +31,21 @@ class KeySchemaTest {
     }
 
     @Test
+    void a_shard_is_a_queue_of_its_own_under_the_tag_queue_hash_index() {
+        KeySchema shard = KeySchema.forShard(QueueName.of("orders"), 3);
+
+        assertThat(shard.queue()).isEqualTo(QueueName.of("orders"));
+        assertThat(shard.tag()).isEqualTo("orders#3");
+        assertThat(shard.key("tasks")).isEqualTo("ordo:{orders#3}:tasks");
+        assertThat(Arrays.stream(shard.fixedKeys()).map(key -> new String(key, StandardCharsets.UTF_8)))
+                .allSatisfy(key -> assertThat(key).startsWith("ordo:{orders#3}:"));
+        assertThatThrownBy(() -> KeySchema.forShard(QueueName.of("orders"), -1))
+                .isInstanceOf(io.ordo.domain.InvalidInputException.class).hasMessageContaining("shard");
+        assertThatThrownBy(() -> KeySchema.forShard(QueueName.of("orders"), KeySchema.MAX_SHARDS))
+                .isInstanceOf(io.ordo.domain.InvalidInputException.class);
+    }
+
+    @Test
     void only_fixed_kinds_name_keys() {
         assertThatThrownBy(() -> KeySchema.of(QueueName.of("q")).key("pr:00"))
                 .isInstanceOf(IllegalArgumentException.class);

@@ -68,6 +68,35 @@ class RedisEndpointTest {
     }
 
     @Test
+    void a_cluster_uri_lists_its_seed_nodes_with_one_user_and_tls_for_all() {
+        RedisEndpoint endpoint = RedisEndpoint.parse("rediss-cluster://app:p%40ss@n1:7000,n2,[::1]:7002");
+
+        assertThat(endpoint.cluster()).isTrue();
+        assertThat(endpoint.tls()).isTrue();
+        assertThat(endpoint.clusterSeeds()).extracting(seed -> seed.getHostString() + " " + seed.getPort())
+                .containsExactly("n1 7000", "n2 6379", "::1 7002");
+        assertThat(endpoint.username()).contains("app");
+        assertThat(endpoint.password()).contains("p@ss");
+        assertThat(endpoint.address()).isEqualTo("n1:7000,n2:6379,[::1]:7002");
+        assertThat(endpoint.toString()).isEqualTo("rediss-cluster://app@n1:7000,n2:6379,[::1]:7002")
+                .doesNotContain("p@ss");
+        assertThat(RedisEndpoint.parse("redis-cluster://n1:7000").tls()).isFalse();
+        assertThat(RedisEndpoint.parse("redis://n1:7000").cluster()).isFalse();
+        assertThat(RedisEndpoint.parse("redis://n1:7000").clusterSeeds()).isEmpty();
+    }
+
+    @Test
+    void a_cluster_uri_without_nodes_or_with_a_database_is_refused() {
+        assertThatThrownBy(() -> RedisEndpoint.parse("redis-cluster://n1:7000/2"))
+                .isInstanceOf(InvalidInputException.class).hasMessageContaining("database 0");
+        assertThatThrownBy(() -> RedisEndpoint.parse("redis-cluster://n1:7000,,n2"))
+                .isInstanceOf(InvalidInputException.class).hasMessageContaining("every node");
+        assertThatThrownBy(() -> RedisEndpoint.parse("redis-cluster://u:hunter2@"))
+                .isInstanceOf(InvalidInputException.class).hasMessageNotContaining("hunter2");
+        assertThat(RedisEndpoint.parse("redis-cluster://n1:7000/0").database()).isZero();
+    }
+
+    @Test
     void bad_uris_are_refused_with_the_reason_and_without_the_password() {
         assertThatThrownBy(() -> RedisEndpoint.parse("http://h:1")).isInstanceOf(InvalidInputException.class)
                 .hasMessageContaining("redis://");

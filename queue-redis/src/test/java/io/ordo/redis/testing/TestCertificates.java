@@ -21,12 +21,17 @@ public final class TestCertificates {
         this.directory = directory;
     }
 
-    /** Makes a CA and a server certificate signed by it, valid for two days. */
+    /** Makes a CA and a server certificate signed by it for 127.0.0.1 and localhost, valid for two days. */
     public static TestCertificates generate() {
+        return generate("IP:127.0.0.1,DNS:localhost");
+    }
+
+    /** The same for other names (OpenSSL subjectAltName syntax), e.g. to check that clients verify them. */
+    public static TestCertificates generate(String subjectAltNames) {
         TestCertificates certificates = authorityOnly();
         certificates.openssl("req", "-new", "-nodes", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
                 "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=localhost");
-        certificates.write("server.ext", "subjectAltName=IP:127.0.0.1,DNS:localhost\n");
+        certificates.write("server.ext", "subjectAltName=" + subjectAltNames + "\n");
         certificates.openssl("x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key",
                 "-CAcreateserial", "-out", "server.crt", "-days", "2", "-extfile", "server.ext");
         return certificates;

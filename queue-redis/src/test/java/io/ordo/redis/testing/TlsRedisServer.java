@@ -27,7 +27,11 @@ public final class TlsRedisServer implements RedisDeployment {
     }
 
     public static TlsRedisServer start() {
-        TestCertificates certificates = TestCertificates.generate();
+        return start(TestCertificates.generate());
+    }
+
+    /** A server that shows the given certificates' server certificate. */
+    public static TlsRedisServer start(TestCertificates certificates) {
         int tlsPort = RedisServer.freePort();
         RedisServer server = RedisServer.start(RedisServer::freePort, List.of(
                 "--tls-port", Integer.toString(tlsPort),

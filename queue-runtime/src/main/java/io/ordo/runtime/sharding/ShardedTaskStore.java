@@ -147,6 +147,9 @@ public final class ShardedTaskStore implements TaskStore {
         }
         positionsByShard.forEach((shard, positions) -> {
             List<Integer> sent = positions.stream().filter(i -> receipts[i] == null).toList();
+            if (sent.isEmpty()) {
+                return;
+            }
             List<PublishReceipt> part = shards.get(shard).publish(sent.stream().map(batch::get).toList());
             for (int j = 0; j < sent.size(); j++) {
                 receipts[sent.get(j)] = part.get(j);

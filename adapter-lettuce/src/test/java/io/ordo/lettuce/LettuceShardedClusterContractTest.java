@@ -1,0 +1,18 @@
+package io.ordo.lettuce;
+
+import io.ordo.redis.RedisOptions;
+import io.ordo.redis.RedisTaskStoreFactory;
+import io.ordo.redis.testing.RedisCluster;
+import io.ordo.redis.testing.ShardedClusterContractKit;
+
+/** The contract of a sharded queue on a three-master cluster through Lettuce (the sharded store is client-agnostic). */
+class LettuceShardedClusterContractTest extends ShardedClusterContractKit {
+    LettuceShardedClusterContractTest(RedisCluster cluster) {
+        super(cluster);
+    }
+
+    @Override
+    protected RedisTaskStoreFactory createFactory(RedisOptions options) {
+        return LettuceTaskStores.factory(options);
+    }
+}

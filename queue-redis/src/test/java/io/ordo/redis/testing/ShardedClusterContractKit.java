@@ -1,0 +1,29 @@
+package io.ordo.redis.testing;
+
+import io.ordo.domain.QueueName;
+import io.ordo.ports.TaskStore;
+import io.ordo.ports.VirtualClock;
+import io.ordo.redis.RedisTaskStoreFactory;
+import io.ordo.runtime.sharding.ShardedTaskStore;
+import io.ordo.tck.ShardedStoreSubset;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The contract a sharded queue keeps, on a three-master cluster: every queue of the kit is sharded
+ * over {@value #SHARDS} shards ({@code {tck-…#0}}..), which the slots spread over the masters. The kit
+ * runs unchanged, minus the tests {@link ShardedStoreSubset} names (they rely on one queue-wide order).
+ */
+@ExtendWith(ShardedStoreSubset.class)
+public abstract class ShardedClusterContractKit extends RedisDeploymentContractKit {
+    public static final int SHARDS = 3;
+
+    protected ShardedClusterContractKit(RedisCluster cluster) {
+        super(cluster);
+    }
+
+    @Override
+    protected TaskStore createStore(QueueName queue, VirtualClock clock) {
+        RedisTaskStoreFactory factory = factory();
+        return ShardedTaskStore.create(queue, SHARDS, (name, index) -> factory.forShard(name, index, clock));
+    }
+}
