@@ -3,6 +3,7 @@ package io.ordo.lettuce;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.SslOptions;
@@ -69,21 +70,21 @@ final class LettuceClient<C extends StatefulConnection<byte[], byte[]>> {
     /**
      * A cluster connection opens its node connections on demand, and with REJECT_COMMANDS Lettuce refuses
      * a command whose node connection is still being made; so every master is connected before use
-     * (a topology change later is covered by the executor's retry of commands that never left).
+     * (a topology change later is covered by the executor's retry of commands that never left). A master
+     * that does not answer is left out: the queues of the others go on.
      */
     private static StatefulRedisClusterConnection<byte[], byte[]> connectToEveryMaster(RedisClusterClient client) {
         StatefulRedisClusterConnection<byte[], byte[]> connection = client.connect(ByteArrayCodec.INSTANCE);
-        try {
-            for (RedisClusterNode node : connection.getPartitions()) {
-                if (!node.getSlots().isEmpty()) { // the masters: only they serve slots
+        for (RedisClusterNode node : connection.getPartitions()) {
+            if (!node.getSlots().isEmpty()) { // the masters: only they serve slots
+                try {
                     connection.getConnection(node.getUri().getHost(), node.getUri().getPort());
+                } catch (RedisException unreachable) {
+                    // its queues fail with a retryable error on use, as they would without this
                 }
             }
-            return connection;
-        } catch (RuntimeException e) {
-            connection.closeAsync();
-            throw e;
         }
+        return connection;
     }
 
     C connect() {

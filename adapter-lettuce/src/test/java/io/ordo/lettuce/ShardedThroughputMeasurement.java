@@ -36,9 +36,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * regular partitions) in batches of 100 from {@code ordo.measure.publishers} threads; then drain them with
  * {@code ordo.measure.consumers} threads sharing one store (consume up to 32, ack them). The queue is
  * {@code orders}: its shards {@code {orders#0}}..{@code {orders#2}} hash to three different masters.
- * Figures are medians of {@code ordo.measure.repeats} runs. Besides throughput, each row gives how the
- * Redis CPU time of the drain splits over the masters ({@code INFO cpu} deltas): the busiest master's
- * share bounds what more cores could give, since each master runs its scripts on one thread.
+ * Figures are medians of {@code ordo.measure.repeats} runs. Besides throughput on this machine, each row
+ * gives the Redis CPU time of the drain ({@code INFO cpu} of each master's main thread, where scripts
+ * run): in all, and on the busiest master. A master runs scripts on one thread, so the busiest master's
+ * time per task bounds the drain rate of a cluster whose masters each have a core of their own.
  */
 @EnabledIfSystemProperty(named = "ordo.measure", matches = "true")
 class ShardedThroughputMeasurement {
@@ -59,8 +60,8 @@ class ShardedThroughputMeasurement {
                 + "%d-byte payloads, %d cores%n", TASKS, PUBLISHERS, BATCH, CONSUMERS, PREFETCH, PARTITIONS,
                 PAYLOAD.length, Runtime.getRuntime().availableProcessors());
         System.out.println("| queue | masters used | publish tasks/s | consume+ack tasks/s | Redis CPU per 1,000 tasks"
-                + " drained | busiest master's share of it |");
-        System.out.println("|---|---|---|---|---|---|");
+                + " drained: all masters | busiest master | drain bound, a core per master: tasks/s |");
+        System.out.println("|---|---|---|---|---|---|---|");
         try (RedisCluster cluster = RedisCluster.start();
              RedisTaskStoreFactory factory = LettuceTaskStores.factory(RedisOptions.create(cluster.uri()))) {
             measure(cluster, "plain queue (no sharding)", factory.forQueue(QUEUE));
@@ -75,7 +76,7 @@ class ShardedThroughputMeasurement {
         List<Double> publishRates = new ArrayList<>();
         List<Double> consumeRates = new ArrayList<>();
         List<Double> cpuPerThousand = new ArrayList<>();
-        List<Double> busiestShares = new ArrayList<>();
+        List<Double> busiestPerThousand = new ArrayList<>();
         long mastersUsed = 0;
         for (int run = 0; run < REPEATS; run++) {
             cluster.nodes().forEach(RedisServer::flushAll);
@@ -93,10 +94,11 @@ class ShardedThroughputMeasurement {
                 busiest = Math.max(busiest, used);
             }
             cpuPerThousand.add(total * 1000 / TASKS * 1000); // ms of Redis CPU per 1,000 tasks
-            busiestShares.add(busiest / total);
+            busiestPerThousand.add(busiest * 1000 / TASKS * 1000);
         }
-        System.out.printf("| %s | %d | %,.0f | %,.0f | %.0f ms | %.0f%% |%n", name, mastersUsed, median(publishRates),
-                median(consumeRates), median(cpuPerThousand), 100 * median(busiestShares));
+        double busiest = median(busiestPerThousand);
+        System.out.printf("| %s | %d | %,.0f | %,.0f | %.0f ms | %.0f ms | %,.0f |%n", name, mastersUsed,
+                median(publishRates), median(consumeRates), median(cpuPerThousand), busiest, 1_000_000 / busiest);
     }
 
     /** CPU seconds of each node's main thread (where scripts run), by port. */

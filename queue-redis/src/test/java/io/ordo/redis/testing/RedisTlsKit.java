@@ -24,19 +24,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 @ExtendWith(RedisDeploymentExtension.class)
 public abstract class RedisTlsKit {
-    private static final String USER = "ordo-tls";
-    private static final String PASSWORD = "tls-secret";
-
     /** The backend's store factory. */
     protected abstract RedisTaskStoreFactory createFactory(RedisOptions options);
 
     private static QueueName freshQueue() {
         return QueueName.of("tls-" + UUID.randomUUID());
-    }
-
-    private static RedisOptions failingFast(String uri, Path trusted) {
-        return RedisOptions.builder(uri).trustedCertificates(trusted).connectTimeout(Duration.ofSeconds(2))
-                .retries(0).build();
     }
 
     /** The refusal came from the TLS handshake, not from anything else that might go wrong. */
@@ -59,28 +51,27 @@ public abstract class RedisTlsKit {
 
     @Test
     void a_server_whose_certificate_an_unknown_authority_signed_is_refused(TlsRedisServer server) {
-        server.leastPrivilegeUser();
-        TestCertificates stranger = TestCertificates.authorityOnly();
-        try (RedisTaskStoreFactory factory = createFactory(failingFast(server.uri(USER, PASSWORD),
-                stranger.caCertificate()))) {
-            assertThatThrownBy(() -> factory.forQueue(freshQueue()).stats())
-                    .isInstanceOf(QueueUnavailableException.class)
-                    .hasMessageContaining("127.0.0.1:" + server.tlsPort())
-                    .satisfies(RedisTlsKit::failedTheHandshake);
+        try (TestCertificates stranger = TestCertificates.authorityOnly()) {
+            assertRefusedInTheHandshake(server, stranger.caCertificate());
         }
     }
 
     @Test
     void a_server_whose_certificate_names_another_host_is_refused() {
         try (TlsRedisServer elsewhere = TlsRedisServer.start(TestCertificates.generate("DNS:elsewhere.example"))) {
-            elsewhere.leastPrivilegeUser();
-            try (RedisTaskStoreFactory factory = createFactory(failingFast(elsewhere.uri(USER, PASSWORD),
-                    elsewhere.caCertificate()))) {
-                assertThatThrownBy(() -> factory.forQueue(freshQueue()).stats())
-                        .isInstanceOf(QueueUnavailableException.class)
-                        .hasMessageContaining("127.0.0.1:" + elsewhere.tlsPort())
-                        .satisfies(RedisTlsKit::failedTheHandshake);
-            }
+            assertRefusedInTheHandshake(elsewhere, elsewhere.caCertificate());
+        }
+    }
+
+    /** The least-privilege user, trusting {@code trusted}, is refused with a retryable error naming the server. */
+    private void assertRefusedInTheHandshake(TlsRedisServer server, Path trusted) {
+        RedisOptions options = RedisOptions.builder(server.leastPrivilegeUri())
+                .trustedCertificates(trusted).connectTimeout(Duration.ofSeconds(2)).retries(0).build();
+        try (RedisTaskStoreFactory factory = createFactory(options)) {
+            assertThatThrownBy(() -> factory.forQueue(freshQueue()).stats())
+                    .isInstanceOf(QueueUnavailableException.class)
+                    .hasMessageContaining("127.0.0.1:" + server.tlsPort())
+                    .satisfies(RedisTlsKit::failedTheHandshake);
         }
     }
 }

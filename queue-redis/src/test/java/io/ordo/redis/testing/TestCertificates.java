@@ -6,15 +6,17 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * A throw-away certificate authority and a server certificate it signs for {@code 127.0.0.1} and
  * {@code localhost}, made with {@code openssl} in a temporary directory (EC P-256 keys: fast to make).
  * Clients that trust {@link #caCertificate()} verify the server's name as they would in production.
  */
-public final class TestCertificates {
+public final class TestCertificates implements AutoCloseable {
     private final Path directory;
 
     private TestCertificates(Path directory) {
@@ -62,6 +64,16 @@ public final class TestCertificates {
 
     public Path serverKey() {
         return directory.resolve("server.key");
+    }
+
+    /** Deletes the files. */
+    @Override
+    public void close() {
+        try (Stream<Path> files = Files.walk(directory)) {
+            files.sorted(Comparator.reverseOrder()).forEach(file -> file.toFile().delete());
+        } catch (IOException ignored) {
+            // a temporary directory left behind is harmless
+        }
     }
 
     private void write(String name, String content) {

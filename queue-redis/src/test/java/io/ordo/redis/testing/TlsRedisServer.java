@@ -61,17 +61,17 @@ public final class TlsRedisServer implements RedisDeployment {
         return certificates.caCertificate();
     }
 
-    /** Options for an ACL user over TLS, trusting the test's CA. */
-    public RedisOptions options(String user, String password) {
-        return RedisOptions.builder(uri(user, password)).trustedCertificates(caCertificate()).build();
+    /** Creates Ordo's least-privilege user (rules of {@code RedisAcl}) and returns its URI, password included. */
+    public String leastPrivilegeUri() {
+        List<String> command = new ArrayList<>(List.of("ACL", "SETUSER", USER, "on", ">" + PASSWORD));
+        command.addAll(RedisAcl.rules(false));
+        server.command(command.toArray(String[]::new));
+        return uri(USER, PASSWORD);
     }
 
     @Override
     public RedisOptions leastPrivilegeUser() {
-        List<String> command = new ArrayList<>(List.of("ACL", "SETUSER", USER, "on", ">" + PASSWORD));
-        command.addAll(RedisAcl.rules(false));
-        server.command(command.toArray(String[]::new));
-        return options(USER, PASSWORD);
+        return RedisOptions.builder(leastPrivilegeUri()).trustedCertificates(caCertificate()).build();
     }
 
     @Override
@@ -82,5 +82,6 @@ public final class TlsRedisServer implements RedisDeployment {
     @Override
     public void close() {
         server.close();
+        certificates.close();
     }
 }

@@ -106,6 +106,7 @@ public final class ShardedTaskStore implements TaskStore {
      */
     public static int shardOf(Partition partition, int shards) {
         Validate.notNull("partition", partition);
+        Validate.range("shards", shards, 1, MAX_SHARDS);
         CRC32 crc = new CRC32();
         crc.update(partition.code().getBytes(StandardCharsets.UTF_8));
         return (int) (crc.getValue() % shards);
