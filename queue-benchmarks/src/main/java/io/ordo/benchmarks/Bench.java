@@ -20,7 +20,7 @@ import java.util.concurrent.Callable;
  *
  * <pre>
  * scripts/bench --quick                      # under 2 minutes
- * scripts/bench --full                       # BENCHMARKS.md as written, under 20 minutes
+ * scripts/bench --full                       # BENCHMARKS.md as written, 20–30 minutes on 2 shared cores
  * scripts/bench --quick --workloads C1,C2 --contenders ordo-lettuce,streams-lettuce
  * </pre>
  */
@@ -33,7 +33,8 @@ public final class Bench implements Callable<Integer> {
     static final class ModeChoice {
         @Option(names = "--quick", description = "Small counts and short runs: under 2 minutes (the default).")
         boolean quick;
-        @Option(names = "--full", description = "The workloads as BENCHMARKS.md gives them: under 20 minutes.")
+        @Option(names = "--full",
+                description = "The workloads as BENCHMARKS.md gives them: 20-30 minutes on a shared 2-core machine.")
         boolean full;
     }
 
@@ -54,6 +55,11 @@ public final class Bench implements Callable<Integer> {
     @Option(names = "--bullmq-dir", defaultValue = "queue-benchmarks/peers/bullmq",
             description = "The folder of the BullMQ peer (bench.js and its node_modules).")
     private Path bullmqDirectory;
+
+    @Option(names = "--coalesce-acks",
+            description = "Diagnostic: a worker sends the acks of tasks that finished while an ack call was in flight "
+                    + "in one call, instead of one call per task (the workloads' and the runtime's way).")
+    private boolean coalesceAcks;
 
     @Option(names = "--render", description = "Writes the Markdown of an earlier run's results.json again (next to it) and exits.")
     private Path render;
@@ -78,6 +84,7 @@ public final class Bench implements Callable<Integer> {
             throw new CommandLine.ParameterException(new CommandLine(this), "--reps must be at least 3");
         }
         Mode mode = modeChoice != null && modeChoice.full ? Mode.FULL : Mode.QUICK;
+        DrainWorker.coalesceAcksForDiagnosis = coalesceAcks;
         String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss"));
         Path runDirectory = out.resolve(stamp.replace(' ', '-').replace(":", "") + "-" + mode.name().toLowerCase());
         Files.createDirectories(runDirectory.resolve("profile"));
@@ -105,7 +112,7 @@ public final class Bench implements Callable<Integer> {
     private List<Contender> selectedContenders() {
         if (contenders == null) {
             List<Contender> all = new ArrayList<>(Arrays.asList(Contender.values()));
-            all.remove(Contender.STREAMS_JEDIS); // one Streams peer keeps the full run under 20 minutes
+            all.remove(Contender.STREAMS_JEDIS); // one Streams peer keeps the full run shorter
             return all;
         }
         return contenders.stream().map(Contender::fromCliName).distinct().toList();

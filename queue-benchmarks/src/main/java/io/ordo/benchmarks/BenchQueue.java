@@ -43,6 +43,9 @@ interface BenchQueue extends AutoCloseable {
         /** Acks one task; false when the queue says this consumer did not hold it. */
         boolean ack(Delivery delivery);
 
+        /** Acks several tasks in one call; how many the queue accepted. */
+        int ackAll(List<Delivery> deliveries);
+
         /** What a live worker sends now and then besides fetching (heartbeat, reaper); nothing for Streams. */
         void keepAlive();
 

@@ -5,10 +5,12 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -22,6 +24,11 @@ import java.util.concurrent.atomic.AtomicReference;
 final class DrainWorker implements AutoCloseable {
     /** The worker runtime's default fetch wait: what an idle worker costs depends on it. */
     static final Duration IDLE_FETCH_WAIT = Duration.ofSeconds(1);
+    /**
+     * Set by {@code --coalesce-acks}: a diagnostic of what acking several tasks per call would gain. The
+     * workloads themselves ack each task with its own call, as the worker runtime does.
+     */
+    static volatile boolean coalesceAcksForDiagnosis;
     /** Where a wait only matters at the end of a run: shorter, so a worker closes quickly. */
     static final Duration BUSY_FETCH_WAIT = Duration.ofMillis(200);
 
@@ -33,6 +40,9 @@ final class DrainWorker implements AutoCloseable {
     private final ExecutorService handlers;
     private final Thread fetcher;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private final boolean coalesceAcks = coalesceAcksForDiagnosis;
+    private final ConcurrentLinkedQueue<BenchQueue.Delivery> pendingAcks = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean acking = new AtomicBoolean();
     private volatile boolean running = true;
 
     /**
@@ -104,11 +114,38 @@ final class DrainWorker implements AutoCloseable {
         try {
             for (BenchQueue.Delivery delivery : run) {
                 ledger.handle(delivery.payload()); // the no-op handler, plus the harness's bookkeeping
-                ledger.acked(consumer.ack(delivery));
-                room.release();
+                if (coalesceAcks) {
+                    ackCoalesced(delivery);
+                } else {
+                    ledger.acked(consumer.ack(delivery));
+                    room.release();
+                }
             }
         } catch (RuntimeException | Error e) {
             failure.compareAndSet(null, e);
+        }
+    }
+
+    /**
+     * The diagnostic variant: a finished task's ack joins the next ack call. While one call is in flight
+     * the acks of tasks finishing meanwhile queue up; whichever handler finds no call in flight sends
+     * them all in one. No task waits for another's handler, only for the call before it.
+     */
+    private void ackCoalesced(BenchQueue.Delivery delivery) {
+        pendingAcks.add(delivery);
+        while (!pendingAcks.isEmpty() && acking.compareAndSet(false, true)) {
+            try {
+                List<BenchQueue.Delivery> batch = new ArrayList<>();
+                for (BenchQueue.Delivery next; (next = pendingAcks.poll()) != null; ) {
+                    batch.add(next);
+                }
+                if (!batch.isEmpty()) {
+                    ledger.acked(batch.size(), consumer.ackAll(batch));
+                    room.release(batch.size());
+                }
+            } finally {
+                acking.set(false);
+            }
         }
     }
 

@@ -58,10 +58,13 @@ final class Ledger {
 
     /** Called after the ack call of one task returned. */
     void acked(boolean accepted) {
-        if (!accepted) {
-            ackRefused.increment();
-        }
-        acked.incrementAndGet();
+        acked(1, accepted ? 1 : 0);
+    }
+
+    /** Called after an ack call for {@code count} tasks returned, {@code accepted} of them acked. */
+    void acked(int count, int accepted) {
+        ackRefused.add(count - accepted);
+        acked.addAndGet(count);
         lastAckNanos = System.nanoTime();
     }
 

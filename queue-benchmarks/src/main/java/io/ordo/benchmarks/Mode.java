@@ -3,8 +3,9 @@ package io.ordo.benchmarks;
 import java.util.List;
 
 /**
- * How big each workload is. FULL is BENCHMARKS.md as written; QUICK scales the counts and durations
- * down so the whole run stays under two minutes (its C3 "very many" is the queue size, not a million).
+ * How big each workload is. FULL is BENCHMARKS.md as written (C3 drains 50,000 of each pre-loaded
+ * million per repetition); QUICK scales the counts and durations down so the whole run stays under two
+ * minutes (its C3 "very many" is the queue size, not a million).
  */
 enum Mode {
     QUICK(new Sizes(0.5, 10_000, 10_000, 24_000, List.of(10, 1_000, 24_000), 5_000, 1.0, 0.5, 20_000, 3, 1_000)),

@@ -97,6 +97,13 @@ final class OrdoQueue implements BenchQueue {
             }
 
             @Override
+            public int ackAll(List<Delivery> deliveries) {
+                List<TaskId> tasks = new ArrayList<>(deliveries.size());
+                deliveries.forEach(delivery -> tasks.add((TaskId) delivery.handle()));
+                return (int) store.ack(id, tasks).values().stream().filter(AckOutcome.ACKED::equals).count();
+            }
+
+            @Override
             public void keepAlive() {
                 store.heartbeat(id, QueueSettings.DEFAULT_HEARTBEAT_TTL);
                 store.reclaim();

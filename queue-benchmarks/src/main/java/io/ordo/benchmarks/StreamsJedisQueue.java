@@ -91,6 +91,14 @@ final class StreamsJedisQueue implements BenchQueue {
             }
 
             @Override
+            public int ackAll(List<Delivery> deliveries) {
+                byte[][] ids = deliveries.stream()
+                        .map(delivery -> ((String) delivery.handle()).getBytes(StandardCharsets.US_ASCII))
+                        .toArray(byte[][]::new);
+                return Math.toIntExact(client.xack(Streams.KEY, Streams.GROUP, ids));
+            }
+
+            @Override
             public void keepAlive() {
             }
         };

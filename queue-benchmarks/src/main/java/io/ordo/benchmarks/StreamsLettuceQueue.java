@@ -85,6 +85,12 @@ final class StreamsLettuceQueue implements BenchQueue {
             }
 
             @Override
+            public int ackAll(List<Delivery> deliveries) {
+                String[] ids = deliveries.stream().map(delivery -> (String) delivery.handle()).toArray(String[]::new);
+                return Math.toIntExact(commands.xack(Streams.KEY, Streams.GROUP, ids));
+            }
+
+            @Override
             public void keepAlive() {
             }
 
