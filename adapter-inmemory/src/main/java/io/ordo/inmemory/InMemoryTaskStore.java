@@ -16,10 +16,15 @@ import io.ordo.domain.Validate;
 import io.ordo.ports.AckOutcome;
 import io.ordo.ports.CancelOutcome;
 import io.ordo.ports.Clock;
+import io.ordo.ports.ConsumerPresence;
 import io.ordo.ports.DeadLetterPage;
 import io.ordo.ports.FailOutcome;
+import io.ordo.ports.PartitionBacklog;
+import io.ordo.ports.PartitionBlock;
+import io.ordo.ports.PartitionLock;
 import io.ordo.ports.PublishOutcome;
 import io.ordo.ports.PublishReceipt;
+import io.ordo.ports.QueueInspection;
 import io.ordo.ports.QueueStats;
 import io.ordo.ports.Reasons;
 import io.ordo.ports.ReclaimReport;
@@ -31,6 +36,7 @@ import io.ordo.ports.TaskSnapshot;
 import io.ordo.ports.TaskStore;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -66,14 +72,20 @@ final class InMemoryTaskStore implements TaskStore {
     private final LinkedHashMap<TaskId, DeadLetter> dead = new LinkedHashMap<>();
     /** Ordered partitions and the consumer holding each. */
     private final Map<Partition, ConsumerId> locks = new HashMap<>();
+    /** When each held ordered partition was locked (inspection only). */
+    private final Map<Partition, Long> lockedAt = new HashMap<>();
     private final Map<Partition, Long> blockedUntil = new HashMap<>();
     /** Registered consumers and when each expires. */
     private final Map<ConsumerId, Long> consumers = new HashMap<>();
+    /** When each registered consumer last heartbeated or consumed (inspection only). */
+    private final Map<ConsumerId, Long> lastHeartbeats = new HashMap<>();
     /** Ids of acked tasks still inside the dedup window, with when they may be used again. */
     private final Map<TaskId, Long> recentlyAcked = new HashMap<>();
 
     private QueueSettings settings = QueueSettings.DEFAULTS;
     private boolean paused;
+    /** Whether settings were ever stored (Redis keeps them in the queue's meta key from then on). */
+    private boolean configured;
     private long lastSeq;
     private long lastTurn;
     private long publishedTotal;
@@ -147,6 +159,7 @@ final class InMemoryTaskStore implements TaskStore {
         long now = clock.millis();
         long expiresAt = now + settings.heartbeatTtl().toMillis();
         consumers.merge(consumer, expiresAt, Math::max);
+        lastHeartbeats.put(consumer, now);
         List<Lease> taken = new ArrayList<>();
         if (paused) {
             return taken;
@@ -160,6 +173,7 @@ final class InMemoryTaskStore implements TaskStore {
             if (state.partition.isOrdered()) {
                 takeOrderedRun(state, consumer, max - taken.size(), now, taken);
                 locks.put(state.partition, consumer);
+                lockedAt.put(state.partition, now);
             } else {
                 take(state.head(now).orElseThrow(), consumer, now, taken);
             }
@@ -394,7 +408,9 @@ final class InMemoryTaskStore implements TaskStore {
         if (ttl.toMillis() < 1) {
             throw new InvalidInputException("ttl", "must be at least 1 ms, was " + ttl);
         }
-        consumers.put(consumer, clock.millis() + ttl.toMillis());
+        long now = clock.millis();
+        consumers.put(consumer, now + ttl.toMillis());
+        lastHeartbeats.put(consumer, now);
     }
 
     @Override
@@ -409,6 +425,7 @@ final class InMemoryTaskStore implements TaskStore {
         int buried = 0;
         for (ConsumerId consumer : deadConsumers) {
             consumers.remove(consumer);
+            lastHeartbeats.remove(consumer);
             for (Lease lease : heldBy(consumer)) {
                 held.remove(lease.id());
                 if (takeBackCrashed(lease, "consumer " + consumer + " stopped heartbeating", now)) {
@@ -417,7 +434,13 @@ final class InMemoryTaskStore implements TaskStore {
                     returned++;
                 }
             }
-            locks.values().removeIf(consumer::equals);
+            locks.entrySet().removeIf(lock -> {
+                boolean theirs = lock.getValue().equals(consumer);
+                if (theirs) {
+                    lockedAt.remove(lock.getKey());
+                }
+                return theirs;
+            });
         }
         int timedOut = 0;
         if (settings.hasProcessingTimeout()) {
@@ -575,6 +598,48 @@ final class InMemoryTaskStore implements TaskStore {
     }
 
     @Override
+    public synchronized QueueInspection inspect(int limit) {
+        Validate.range("limit", limit, 1, QueueInspection.MAX_LIMIT);
+        long now = clock.millis();
+        List<PartitionBacklog> backlog = partitions.values().stream()
+                .map(state -> new PartitionBacklog(state.partition, state.waiting.size(),
+                        state.waiting.stream().filter(task -> task.isReadyAt(now)).count()))
+                .sorted(Comparator.comparingLong(PartitionBacklog::waiting).reversed()
+                        .thenComparing(backlogged -> backlogged.partition().code()))
+                .toList();
+        List<PartitionLock> lockList = locks.entrySet().stream()
+                .map(lock -> new PartitionLock(lock.getKey(), lock.getValue(),
+                        Instant.ofEpochMilli(lockedAt.get(lock.getKey())),
+                        heldInPartition(lock.getValue(), lock.getKey()).size()))
+                .sorted(Comparator.comparing(PartitionLock::since)
+                        .thenComparing(lock -> lock.partition().code()))
+                .toList();
+        List<PartitionBlock> blocks = blockedUntil.entrySet().stream()
+                .filter(block -> block.getValue() > now)
+                .map(block -> new PartitionBlock(block.getKey(), Instant.ofEpochMilli(block.getValue())))
+                .sorted(Comparator.comparing(PartitionBlock::until)
+                        .thenComparing(block -> block.partition().code()))
+                .toList();
+        Map<ConsumerId, Long> inFlightByConsumer = new HashMap<>();
+        held.values().forEach(lease -> inFlightByConsumer.merge(lease.consumer(), 1L, Long::sum));
+        List<ConsumerPresence> presences = consumers.entrySet().stream()
+                .map(consumer -> new ConsumerPresence(consumer.getKey(),
+                        Instant.ofEpochMilli(lastHeartbeats.get(consumer.getKey())),
+                        Instant.ofEpochMilli(consumer.getValue()), consumer.getValue() > now,
+                        inFlightByConsumer.getOrDefault(consumer.getKey(), 0L)))
+                .sorted(Comparator.comparing(ConsumerPresence::lastHeartbeat).reversed()
+                        .thenComparing(presence -> presence.consumer().value()))
+                .toList();
+        return new QueueInspection(Instant.ofEpochMilli(now),
+                first(backlog, limit), backlog.size(), first(lockList, limit), lockList.size(),
+                first(blocks, limit), blocks.size(), first(presences, limit), presences.size());
+    }
+
+    private static <T> List<T> first(List<T> all, int limit) {
+        return all.size() <= limit ? all : all.subList(0, limit);
+    }
+
+    @Override
     public synchronized void pause() {
         paused = true;
     }
@@ -593,6 +658,7 @@ final class InMemoryTaskStore implements TaskStore {
     @Override
     public synchronized void configure(QueueSettings newSettings) {
         settings = Validate.notNull("settings", newSettings);
+        configured = true;
     }
 
     // ---------------------------------------------------------------- bookkeeping
@@ -646,6 +712,13 @@ final class InMemoryTaskStore implements TaskStore {
     private void releaseLockIfDone(ConsumerId consumer, Partition partition) {
         if (consumer.equals(locks.get(partition)) && heldInPartition(consumer, partition).isEmpty()) {
             locks.remove(partition);
+            lockedAt.remove(partition);
         }
+    }
+
+    /** Whether anything of the queue is kept: tasks, dead letters, counters, consumers, blocks, settings. */
+    synchronized boolean holdsData() {
+        return lastSeq > 0 || !dead.isEmpty() || !held.isEmpty() || !consumers.isEmpty() || !blockedUntil.isEmpty()
+                || !recentlyAcked.isEmpty() || paused || configured;
     }
 }

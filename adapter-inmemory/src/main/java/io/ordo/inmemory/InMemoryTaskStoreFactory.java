@@ -5,6 +5,8 @@ import io.ordo.ports.Clock;
 import io.ordo.ports.TaskStore;
 import io.ordo.ports.TaskStoreFactory;
 
+import java.util.Comparator;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
@@ -20,6 +22,16 @@ public final class InMemoryTaskStoreFactory implements TaskStoreFactory {
     @Override
     public TaskStore forQueue(QueueName queue) {
         return stores.computeIfAbsent(queue, name -> new InMemoryTaskStore(name, clock));
+    }
+
+    /** Queues with tasks, dead letters, counters, consumers, blocks or settings; a store only asked about is not listed. */
+    @Override
+    public List<QueueName> knownQueues() {
+        return stores.values().stream()
+                .filter(InMemoryTaskStore::holdsData)
+                .map(InMemoryTaskStore::queue)
+                .sorted(Comparator.comparing(QueueName::value))
+                .toList();
     }
 
     @Override

@@ -12,6 +12,10 @@ import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisClusterClient;
+import redis.clients.jedis.RedisSentinelClient;
+import redis.clients.jedis.ScanIteration;
+import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.Response;
 import redis.clients.jedis.SslOptions;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
@@ -21,7 +25,9 @@ import redis.clients.jedis.exceptions.JedisException;
 import java.net.ConnectException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Set;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
@@ -30,7 +36,8 @@ import java.util.stream.Collectors;
  * Jedis's way: a pool of connections, each command borrowing one for its round trip; a blocking wait
  * borrows one for as long as it waits. The client (which connects when built) is built on the first
  * command, not here. On a cluster ({@code redis-cluster://}) there is a pool per node and each command
- * goes to the node of its key's slot, following MOVED and ASK redirects.
+ * goes to the node of its key's slot, following MOVED and ASK redirects. Through Sentinel
+ * ({@code redis-sentinel://}) the pool follows the master the sentinels name.
  */
 final class JedisTransport implements RedisTransport {
     private final RedisOptions options;
@@ -88,6 +95,22 @@ final class JedisTransport implements RedisTransport {
                     .maxTotalRetriesDuration(options.commandTimeout())
                     .build();
         }
+        if (endpoint.sentinel()) {
+            // the client asks the sentinels for the master and listens for their +switch-master, moving its
+            // pool to the new master after a failover; the sentinels are asked without credentials
+            Set<HostAndPort> sentinels = endpoint.sentinels().stream()
+                    .map(node -> new HostAndPort(node.getHostString(), node.getPort())).collect(Collectors.toSet());
+            return RedisSentinelClient.builder()
+                    .masterName(endpoint.sentinelMaster().orElseThrow())
+                    .sentinels(sentinels)
+                    .sentinelClientConfig(DefaultJedisClientConfig.builder()
+                            .connectionTimeoutMillis(Math.toIntExact(options.connectTimeout().toMillis()))
+                            .socketTimeoutMillis(Math.toIntExact(options.commandTimeout().toMillis()))
+                            .build())
+                    .clientConfig(config.build())
+                    .poolConfig(pool)
+                    .build();
+        }
         return RedisClient.builder()
                 .hostAndPort(endpoint.host(), endpoint.port())
                 .clientConfig(config.build())
@@ -107,10 +130,39 @@ final class JedisTransport implements RedisTransport {
                 Arrays.asList(args)));
     }
 
+    /** A pipeline holds one pooled connection for both commands, so the WAIT covers the script's write. */
+    @Override
+    public ConfirmedReply evalAndWait(String sha, String body, byte[][] keys, byte[][] args, int replicas,
+                                      Duration timeout) {
+        return call(() -> {
+            try (AbstractPipeline pipeline = client().pipelined()) {
+                Response<Object> reply = body == null
+                        ? pipeline.evalsha(sha.getBytes(StandardCharsets.US_ASCII), Arrays.asList(keys), Arrays.asList(args))
+                        : pipeline.eval(body.getBytes(StandardCharsets.UTF_8), Arrays.asList(keys), Arrays.asList(args));
+                Response<Long> acknowledged = pipeline.waitReplicas(keys[0], replicas, timeout.toMillis());
+                pipeline.sync();
+                return new ConfirmedReply(reply.get(), acknowledged.get());
+            }
+        });
+    }
+
     @Override
     public void awaitElement(byte[] key, Duration timeout) {
         // BLPOP 0 would wait forever; Jedis lifts the socket timeout while a blocking command waits
         call(() -> client().blpop(Math.max(timeout.toMillis(), 1) / 1000.0, key));
+    }
+
+    /** Jedis's scan iteration visits every node of a cluster (replicas too: a key may come twice). */
+    @Override
+    public List<byte[]> scanKeys(byte[] pattern) {
+        return call(() -> {
+            ScanIteration scan = client().scanIteration(1000, new String(pattern, StandardCharsets.UTF_8));
+            List<byte[]> found = new ArrayList<>();
+            while (!scan.isIterationCompleted()) {
+                scan.nextBatchList().forEach(key -> found.add(key.getBytes(StandardCharsets.UTF_8)));
+            }
+            return found;
+        });
     }
 
     @Override

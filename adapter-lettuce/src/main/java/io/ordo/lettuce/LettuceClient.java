@@ -2,13 +2,18 @@ package io.ordo.lettuce;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
+import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanCursor;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.SslOptions;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.BaseRedisCommands;
+import io.lettuce.core.api.sync.RedisKeyCommands;
 import io.lettuce.core.api.sync.RedisListCommands;
 import io.lettuce.core.api.sync.RedisScriptingCommands;
 import io.lettuce.core.cluster.ClusterClientOptions;
@@ -17,11 +22,17 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import io.lettuce.core.resource.Delay;
 import io.ordo.redis.RedisEndpoint;
 import io.ordo.redis.RedisOptions;
 import io.ordo.redis.RedisTls;
 
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -31,27 +42,51 @@ import java.util.function.Supplier;
  * and follows MOVED and ASK redirects), and the commands of one of its connections.
  */
 final class LettuceClient<C extends StatefulConnection<byte[], byte[]>> {
+    /** The longest pause between two attempts to reconnect a lost connection. */
+    private static final Duration RECONNECT_CAP = Duration.ofMillis(500);
     private final AbstractRedisClient client;
     private final Supplier<C> connector;
     private final Function<C, RedisScriptingCommands<byte[], byte[]>> scripting;
     private final Function<C, RedisListCommands<byte[], byte[]>> lists;
+    private final Function<C, BaseRedisCommands<byte[], byte[]>> basics;
+    /** Resources made for this client alone (a client does not shut down resources it was given); or null. */
+    private ClientResources ownResources;
+    private final Function<C, RedisKeyCommands<byte[], byte[]>> keys;
 
     private LettuceClient(AbstractRedisClient client, Supplier<C> connector,
                           Function<C, RedisScriptingCommands<byte[], byte[]>> scripting,
-                          Function<C, RedisListCommands<byte[], byte[]>> lists) {
+                          Function<C, RedisListCommands<byte[], byte[]>> lists,
+                          Function<C, BaseRedisCommands<byte[], byte[]>> basics,
+                          Function<C, RedisKeyCommands<byte[], byte[]>> keys) {
         this.client = client;
         this.connector = connector;
         this.scripting = scripting;
         this.lists = lists;
+        this.basics = basics;
+        this.keys = keys;
     }
 
-    /** One server; nothing connects before {@link #connect()}. */
+    /**
+     * One server, or the master that Redis Sentinel names: with a {@code redis-sentinel://} endpoint each
+     * (re)connect asks the sentinels where the master is now, so after a failover the connections find the
+     * new one by themselves. Nothing connects before {@link #connect()}.
+     */
     static LettuceClient<StatefulRedisConnection<byte[], byte[]>> standalone(RedisOptions options) {
         RedisEndpoint endpoint = options.endpoint();
-        RedisClient client = RedisClient.create(uri(options, endpoint.host(), endpoint.port()));
+        // Lettuce's default reconnect delay doubles up to 30 s, so a connection lost for a few seconds (a
+        // restart, a failover) would come back long after Redis did; capped, it follows within RECONNECT_CAP
+        ClientResources resources = DefaultClientResources.builder()
+                .reconnectDelay(Delay.exponential(Duration.ofMillis(1), RECONNECT_CAP, 2, TimeUnit.MILLISECONDS))
+                .build();
+        RedisClient client = RedisClient.create(resources, endpoint.sentinel() ? sentinelUri(options)
+                : uri(options, endpoint.host(), endpoint.port()));
         client.setOptions(common(ClientOptions.builder(), options).build());
-        return new LettuceClient<>(client, () -> client.connect(ByteArrayCodec.INSTANCE),
-                StatefulRedisConnection::sync, StatefulRedisConnection::sync);
+        LettuceClient<StatefulRedisConnection<byte[], byte[]>> standalone = new LettuceClient<>(client,
+                () -> client.connect(ByteArrayCodec.INSTANCE),
+                StatefulRedisConnection::sync, StatefulRedisConnection::sync, StatefulRedisConnection::sync,
+                StatefulRedisConnection::sync);
+        standalone.ownResources = resources;
+        return standalone;
     }
 
     /** A cluster from its seed nodes; the topology is read at the first connect and again on redirects. */
@@ -64,6 +99,7 @@ final class LettuceClient<C extends StatefulConnection<byte[], byte[]>> {
                         .enableAllAdaptiveRefreshTriggers().build())
                 .build());
         return new LettuceClient<>(client, () -> connectToEveryMaster(client),
+                StatefulRedisClusterConnection::sync, StatefulRedisClusterConnection::sync,
                 StatefulRedisClusterConnection::sync, StatefulRedisClusterConnection::sync);
     }
 
@@ -99,8 +135,30 @@ final class LettuceClient<C extends StatefulConnection<byte[], byte[]>> {
         return lists.apply(connection);
     }
 
+    /** SCAN to the end; a cluster connection's SCAN goes over every master in turn. */
+    List<byte[]> scanKeys(C connection, byte[] pattern) {
+        RedisKeyCommands<byte[], byte[]> commands = keys.apply(connection);
+        ScanArgs match = ScanArgs.Builder.matches(pattern).limit(1000);
+        List<byte[]> found = new ArrayList<>();
+        KeyScanCursor<byte[]> cursor = commands.scan(match);
+        found.addAll(cursor.getKeys());
+        while (!cursor.isFinished()) {
+            cursor = commands.scan(cursor, match);
+            found.addAll(cursor.getKeys());
+        }
+        return found;
+    }
+
+    /** WAIT on this connection: the replicas that acknowledged its writes so far. */
+    long waitForReplicas(C connection, int replicas, Duration timeout) {
+        return basics.apply(connection).waitForReplication(replicas, timeout.toMillis());
+    }
+
     void shutdown(Duration quietPeriod, Duration timeout) {
         client.shutdown(quietPeriod, timeout);
+        if (ownResources != null) {
+            ownResources.shutdown(quietPeriod.toMillis(), timeout.toMillis(), TimeUnit.MILLISECONDS);
+        }
     }
 
     /** Options both clients share; the builder's own type comes back so a cluster builder can go on. */
@@ -114,11 +172,22 @@ final class LettuceClient<C extends StatefulConnection<byte[], byte[]>> {
     }
 
     private static RedisURI uri(RedisOptions options, String host, int port) {
+        return withCommon(RedisURI.builder().withHost(host).withPort(port), options).build();
+    }
+
+    /** The sentinels are asked without credentials; the URI's user and password log in to the master. */
+    private static RedisURI sentinelUri(RedisOptions options) {
         RedisEndpoint endpoint = options.endpoint();
-        RedisURI.Builder builder = RedisURI.builder()
-                .withHost(host)
-                .withPort(port)
-                .withSsl(endpoint.tls())
+        RedisURI.Builder builder = RedisURI.builder().withSentinelMasterId(endpoint.sentinelMaster().orElseThrow());
+        endpoint.sentinels().forEach(sentinel -> builder.withSentinel(RedisURI.builder()
+                .withHost(sentinel.getHostString()).withPort(sentinel.getPort())
+                .withTimeout(options.connectTimeout()).build()));
+        return withCommon(builder, options).build();
+    }
+
+    private static RedisURI.Builder withCommon(RedisURI.Builder builder, RedisOptions options) {
+        RedisEndpoint endpoint = options.endpoint();
+        builder.withSsl(endpoint.tls())
                 .withDatabase(endpoint.database())
                 .withTimeout(options.commandTimeout());
         endpoint.password().ifPresent(password -> {
@@ -128,6 +197,6 @@ final class LettuceClient<C extends StatefulConnection<byte[], byte[]>> {
                 builder.withPassword(password.toCharArray());
             }
         });
-        return builder.build();
+        return builder;
     }
 }

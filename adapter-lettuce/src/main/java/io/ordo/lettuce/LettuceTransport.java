@@ -14,6 +14,7 @@ import io.ordo.redis.RedisTransport;
 import io.ordo.redis.RedisUnreachable;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.function.Supplier;
 
@@ -55,6 +56,37 @@ final class LettuceTransport<C extends StatefulConnection<byte[], byte[]>> imple
         return call(() -> client.scripting(shared()).eval(script, ScriptOutputType.MULTI, keys, args));
     }
 
+    /**
+     * On a connection kept aside like a blocking wait's: WAIT blocks its connection, which must not hold up
+     * the commands every other thread pipelines on the shared one.
+     */
+    @Override
+    public ConfirmedReply evalAndWait(String sha, String body, byte[][] keys, byte[][] args, int replicas,
+                                      Duration timeout) {
+        C connection = call(this::waiter);
+        boolean healthy = false;
+        try {
+            Object reply;
+            try {
+                reply = call(() -> body == null
+                        ? client.scripting(connection).evalsha(sha, ScriptOutputType.MULTI, keys, args)
+                        : client.scripting(connection).eval(body, ScriptOutputType.MULTI, keys, args));
+            } catch (RedisErrorReply e) {
+                healthy = true; // an error reply leaves the connection as good as it was
+                throw e;
+            }
+            long acknowledged = call(() -> client.waitForReplicas(connection, replicas, timeout));
+            healthy = true;
+            return new ConfirmedReply(reply, acknowledged);
+        } finally {
+            if (healthy && !closed) {
+                idleWaiters.push(connection);
+            } else {
+                connection.closeAsync();
+            }
+        }
+    }
+
     @Override
     public void awaitElement(byte[] key, Duration timeout) {
         C connection = call(this::waiter);
@@ -75,6 +107,11 @@ final class LettuceTransport<C extends StatefulConnection<byte[], byte[]>> imple
                 connection.closeAsync();
             }
         }
+    }
+
+    @Override
+    public List<byte[]> scanKeys(byte[] pattern) {
+        return call(() -> client.scanKeys(shared(), pattern));
     }
 
     @Override

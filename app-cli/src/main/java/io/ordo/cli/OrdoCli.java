@@ -23,6 +23,7 @@ import java.util.concurrent.Callable;
  * java -jar ordo.jar publish --queue orders --partition account-42 --ordered '{"cents":100}'
  * java -jar ordo.jar work --backend lettuce --redis redis://localhost:6379 --queue orders --metrics-port 9090
  * java -jar ordo.jar stats --queue orders
+ * java -jar ordo.jar dashboard --demo
  * </pre>
  *
  * Every failure is one line on stderr, {@code ordo: <message>}, and an exit code from {@link ExitCodes}.
@@ -32,7 +33,8 @@ import java.util.concurrent.Callable;
         mixinStandardHelpOptions = true,
         versionProvider = OrdoCli.Version.class,
         subcommands = {DemoCommand.class, PublishCommand.class, WorkCommand.class, StatsCommand.class, GetCommand.class,
-                CancelCommand.class, DeadCommand.class, PauseCommand.class, ResumeCommand.class})
+                CancelCommand.class, DeadCommand.class, PauseCommand.class, ResumeCommand.class,
+                SettingsCommand.class, DashboardCommand.class})
 public final class OrdoCli implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -64,7 +66,7 @@ public final class OrdoCli implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        throw new ParameterException(spec.commandLine(), "missing command: demo, publish, work, stats, get, cancel, dead, pause or resume (see 'ordo --help')");
+        throw new ParameterException(spec.commandLine(), "missing command: demo, publish, work, stats, get, cancel, dead, pause, resume, settings or dashboard (see 'ordo --help')");
     }
 
     private static int reportBadArguments(ParameterException problem, String[] args) {

@@ -8,6 +8,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.ordo.cli.work.DemoHandler;
 import io.ordo.cli.work.MetricsServer;
 import io.ordo.cli.work.ProgressLine;
+import io.ordo.cli.work.TaskJournal;
 import io.ordo.cli.work.TaskLog;
 import io.ordo.cli.work.WorkTally;
 import io.ordo.domain.InvalidInputException;
@@ -23,6 +24,7 @@ import io.ordo.runtime.Publication;
 import io.ordo.runtime.Publisher;
 import io.ordo.runtime.RuntimeModule;
 import io.ordo.runtime.Workers;
+import io.ordo.runtime.worker.ConsumerNames;
 import io.ordo.runtime.worker.Worker;
 import io.ordo.runtime.worker.WorkerListener;
 import io.ordo.runtime.worker.WorkerOptions;
@@ -35,10 +37,12 @@ import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.random.RandomGenerator;
 
@@ -81,7 +85,8 @@ final class WorkCommand implements Callable<Integer> {
     Integer prefetch;
 
     @Option(names = "--consumer", paramLabel = "NAME",
-            description = "The consumer name (default: host name and process id; HOSTNAME on Kubernetes).")
+            description = {"The consumer name's base; a tag unique to this start is appended, so a worker restarted",
+                    "in place is a new consumer (default: host name and process id; HOSTNAME on Kubernetes)."})
     String consumer;
 
     @Option(names = "--grace", paramLabel = "DURATION", defaultValue = "30s", converter = DurationConverter.class,
@@ -119,6 +124,19 @@ final class WorkCommand implements Callable<Integer> {
     @Option(names = "--log-tasks", description = "Print one line per task event on stdout.")
     boolean logTasks;
 
+    @Option(names = "--crash-on", paramLabel = "TEXT",
+            description = "Fault drill: the demo handler halts the whole process (exit 97, no shutdown) on payloads containing TEXT.")
+    String crashOn;
+
+    @Option(names = "--hang-on", paramLabel = "TEXT",
+            description = "Fault drill: the demo handler never returns, deaf to interrupts, on payloads containing TEXT.")
+    String hangOn;
+
+    @Option(names = "--journal", paramLabel = "FILE",
+            description = {"Fault drill: the demo handler appends a line to FILE when it begins a task, is done (before",
+                    "the ack), fails or crashes: begin|done|fail|crash, pid, task, partition, attempt, epoch ms."})
+    Path journal;
+
     @Spec
     CommandSpec spec;
 
@@ -147,7 +165,8 @@ final class WorkCommand implements Callable<Integer> {
                 listeners.add(new TaskLog(out()));
             }
             Worker<JsonNode> worker = injector.getInstance(Workers.class).worker(queueName, JsonNode.class,
-                    new DemoHandler(workTime, failureRate, random), options, listeners.toArray(WorkerListener[]::new));
+                    new DemoHandler(workTime, failureRate, random, drills(run)), options,
+                    listeners.toArray(WorkerListener[]::new));
             if (metricsPort != null) {
                 run.server = serveMetrics(registry, worker);
             }
@@ -176,6 +195,7 @@ final class WorkCommand implements Callable<Integer> {
         volatile Worker<JsonNode> worker;
         volatile MetricsServer server;
         volatile ProgressLine progress;
+        volatile TaskJournal journal;
         private boolean finished;
 
         Run(TaskStoreFactory stores) {
@@ -206,6 +226,9 @@ final class WorkCommand implements Callable<Integer> {
                 server.close();
             }
             stores.close();
+            if (journal != null) {
+                journal.close();
+            }
             if (worker != null) {
                 err().printf(Locale.ROOT, "ordo: stopped: %s (%.1f/s)%n", tally.describe(),
                         progress == null ? 0.0 : progress.averageRate());
@@ -222,9 +245,27 @@ final class WorkCommand implements Callable<Integer> {
             options.prefetch(prefetch);
         }
         if (consumer != null) {
-            options.consumer(consumer);
+            options.consumer(ConsumerNames.startUnique(consumer));
         }
         return options.build();
+    }
+
+    private DemoHandler.Drills drills(Run run) {
+        if (crashOn != null && crashOn.isEmpty()) {
+            throw new InvalidInputException("--crash-on", "must not be empty");
+        }
+        if (hangOn != null && hangOn.isEmpty()) {
+            throw new InvalidInputException("--hang-on", "must not be empty");
+        }
+        if (journal != null) {
+            try {
+                run.journal = TaskJournal.appendingTo(journal);
+            } catch (UncheckedIOException e) {
+                throw new ParameterException(spec.commandLine(), "--journal " + journal + ": " + e.getCause().getMessage());
+            }
+        }
+        return new DemoHandler.Drills(Optional.ofNullable(crashOn), Optional.ofNullable(hangOn),
+                Optional.ofNullable(run.journal));
     }
 
     private void publishDemoTasks(Publisher<JsonNode> publisher) {

@@ -31,7 +31,7 @@ class OrdoCliTest {
 
         assertThat(run.exitCode()).isEqualTo(ExitCodes.BAD_INPUT);
         assertThat(run.errLines()).containsExactly(
-                "ordo: missing command: demo, publish, work, stats, get, cancel, dead, pause or resume (see 'ordo --help')");
+                "ordo: missing command: demo, publish, work, stats, get, cancel, dead, pause, resume, settings or dashboard (see 'ordo --help')");
     }
 
     @Test
@@ -141,14 +141,14 @@ class OrdoCliTest {
 
         assertThat(run.exitCode()).isEqualTo(ExitCodes.OK);
         assertThat(run.out()).contains("Usage: ordo", "demo", "publish", "work", "stats", "get", "cancel", "dead", "pause",
-                "resume");
+                "resume", "settings", "dashboard");
         assertThat(run.err()).isEmpty();
     }
 
     @Test
     void every_command_has_help() {
-        for (String command : new String[] {"demo", "publish", "work", "stats", "get", "cancel", "pause", "resume",
-                "dead list", "dead redrive", "dead purge"}) {
+        for (String command : new String[] {"demo", "publish", "work", "stats", "get", "cancel", "pause", "resume", "settings",
+                "dashboard", "dead list", "dead redrive", "dead purge"}) {
             List<String> args = new ArrayList<>(List.of(command.split(" ")));
             args.add("--help");
             CliRun run = CliRun.of(args.toArray(String[]::new));

@@ -102,11 +102,12 @@ class DeploymentMatchesTheWorkerTest {
 
     @Test
     @Order(3)
-    void the_consumer_is_named_after_the_pod() {
+    void the_consumer_is_named_after_the_pod_and_this_start() {
         assertThat(WorkerArguments.optionValue(deploymentArgs, "--consumer")).isEqualTo("$(POD_NAME)");
         JsonNode podName = env("POD_NAME");
         assertThat(podName.at("/valueFrom/fieldRef/fieldPath").asText()).isEqualTo("metadata.name");
-        assertThat(worker.stderr()).contains("as " + POD_NAME + " ");
+        // the pod's name and a tag of this start: a container restarted in place is a new consumer
+        assertThat(worker.stderr()).containsPattern("as " + POD_NAME + "-[0-9a-z]{4} ");
     }
 
     @Test

@@ -56,10 +56,10 @@ public final class Bench implements Callable<Integer> {
             description = "The folder of the BullMQ peer (bench.js and its node_modules).")
     private Path bullmqDirectory;
 
-    @Option(names = "--coalesce-acks",
-            description = "Diagnostic: a worker sends the acks of tasks that finished while an ack call was in flight "
-                    + "in one call, instead of one call per task (the workloads' and the runtime's way).")
-    private boolean coalesceAcks;
+    @Option(names = "--ack-each",
+            description = "Workers send one ack call per task (the worker runtime with groupAcks(false)) instead of "
+                    + "grouping the acks of tasks that finished while an ack call was in flight (the runtime's default).")
+    private boolean ackEach;
 
     @Option(names = "--render", description = "Writes the Markdown of an earlier run's results.json again (next to it) and exits.")
     private Path render;
@@ -84,7 +84,7 @@ public final class Bench implements Callable<Integer> {
             throw new CommandLine.ParameterException(new CommandLine(this), "--reps must be at least 3");
         }
         Mode mode = modeChoice != null && modeChoice.full ? Mode.FULL : Mode.QUICK;
-        DrainWorker.coalesceAcksForDiagnosis = coalesceAcks;
+        DrainWorker.ackEachTask = ackEach;
         String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss"));
         Path runDirectory = out.resolve(stamp.replace(' ', '-').replace(":", "") + "-" + mode.name().toLowerCase());
         Files.createDirectories(runDirectory.resolve("profile"));

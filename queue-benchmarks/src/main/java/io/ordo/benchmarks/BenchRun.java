@@ -55,9 +55,9 @@ final class BenchRun {
             try {
                 String bullmq = subjects.get(Contender.BULLMQ) instanceof BullMqSubject b ? b.version() : null;
                 Map<String, String> machine = Machine.describe(redis, bullmq);
-                machine.put("Java workers' acks", DrainWorker.coalesceAcksForDiagnosis
-                        ? "coalesced: the acks of tasks finished during an ack call go in the next call (diagnostic)"
-                        : "one call per task");
+                machine.put("Java workers' acks", DrainWorker.ackEachTask
+                        ? "one call per task (--ack-each)"
+                        : "grouped as the worker runtime does: acks of tasks finished during an ack call go in the next call");
                 BenchContext warmUp = new BenchContext(redis, mode.sizes(), repetitions, () -> { });
                 subjects.forEach((contender, subject) -> {
                     log("warming up " + contender.label());

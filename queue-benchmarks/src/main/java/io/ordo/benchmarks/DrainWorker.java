@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
@@ -16,19 +17,21 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * The consume side of the workloads: one worker with a fetch thread and a pool of handler threads,
  * holding at most {@code prefetch} tasks at once. Regular tasks run in parallel; an ordered batch runs
- * task after task on one thread. Each task is acked by its own call as soon as its handler returns,
- * the way a worker acks each task ("ack each"). The worker runtime's defaults are followed where the
- * workload says nothing: heartbeat and reaper run every 10 s, and the idle worker's fetch waits up to a
- * second ({@link #IDLE_FETCH_WAIT}).
+ * task after task on one thread. Each task is acked as soon as its handler returns, grouped the way the
+ * worker runtime groups acks by default (docs/decisions/worker-ack-grouping.md): a handler that finds no
+ * ack call in flight sends its ack at once; acks of tasks finishing meanwhile go together in the next
+ * call (up to {@link #ACKS_PER_CALL}); an ordered batch goes on only once its task's ack has been
+ * answered. {@code --ack-each} sends one call per task instead (the runtime's {@code groupAcks(false)}).
+ * The worker runtime's defaults are followed where the workload says nothing: heartbeat and reaper run
+ * every 10 s, and the idle worker's fetch waits up to a second ({@link #IDLE_FETCH_WAIT}).
  */
 final class DrainWorker implements AutoCloseable {
     /** The worker runtime's default fetch wait: what an idle worker costs depends on it. */
     static final Duration IDLE_FETCH_WAIT = Duration.ofSeconds(1);
-    /**
-     * Set by {@code --coalesce-acks}: a diagnostic of what acking several tasks per call would gain. The
-     * workloads themselves ack each task with its own call, as the worker runtime does.
-     */
-    static volatile boolean coalesceAcksForDiagnosis;
+    /** Set by {@code --ack-each}: one ack call per task, as the worker runtime with {@code groupAcks(false)}. */
+    static volatile boolean ackEachTask;
+    /** As the worker runtime's {@code WorkerOptions.ACKS_PER_CALL}. */
+    static final int ACKS_PER_CALL = 100;
     /** Where a wait only matters at the end of a run: shorter, so a worker closes quickly. */
     static final Duration BUSY_FETCH_WAIT = Duration.ofMillis(200);
 
@@ -40,8 +43,8 @@ final class DrainWorker implements AutoCloseable {
     private final ExecutorService handlers;
     private final Thread fetcher;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
-    private final boolean coalesceAcks = coalesceAcksForDiagnosis;
-    private final ConcurrentLinkedQueue<BenchQueue.Delivery> pendingAcks = new ConcurrentLinkedQueue<>();
+    private final boolean groupAcks = !ackEachTask;
+    private final ConcurrentLinkedQueue<PendingAck> pendingAcks = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean acking = new AtomicBoolean();
     private volatile boolean running = true;
 
@@ -112,41 +115,55 @@ final class DrainWorker implements AutoCloseable {
 
     private void process(List<BenchQueue.Delivery> run) {
         try {
-            for (BenchQueue.Delivery delivery : run) {
+            for (int i = 0; i < run.size(); i++) {
+                BenchQueue.Delivery delivery = run.get(i);
                 ledger.handle(delivery.payload()); // the no-op handler, plus the harness's bookkeeping
-                if (coalesceAcks) {
-                    ackCoalesced(delivery);
+                if (groupAcks) {
+                    CountDownLatch answered = ackGrouped(delivery);
+                    if (i + 1 < run.size()) {
+                        answered.await(); // the rest of an ordered batch waits for this ack's answer
+                    }
                 } else {
                     ledger.acked(consumer.ack(delivery));
                     room.release();
                 }
             }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         } catch (RuntimeException | Error e) {
             failure.compareAndSet(null, e);
         }
     }
 
+    private record PendingAck(BenchQueue.Delivery delivery, CountDownLatch answered) {
+    }
+
     /**
-     * The diagnostic variant: a finished task's ack joins the next ack call. While one call is in flight
-     * the acks of tasks finishing meanwhile queue up; whichever handler finds no call in flight sends
-     * them all in one. No task waits for another's handler, only for the call before it.
+     * A finished task's ack joins the next ack call. While one call is in flight the acks of tasks
+     * finishing meanwhile queue up; whichever handler finds no call in flight sends them, up to
+     * {@link #ACKS_PER_CALL} per call. No task waits for another's handler, only for the call before it.
      */
-    private void ackCoalesced(BenchQueue.Delivery delivery) {
-        pendingAcks.add(delivery);
+    private CountDownLatch ackGrouped(BenchQueue.Delivery delivery) {
+        PendingAck ack = new PendingAck(delivery, new CountDownLatch(1));
+        pendingAcks.add(ack);
         while (!pendingAcks.isEmpty() && acking.compareAndSet(false, true)) {
+            List<PendingAck> batch = new ArrayList<>();
             try {
-                List<BenchQueue.Delivery> batch = new ArrayList<>();
-                for (BenchQueue.Delivery next; (next = pendingAcks.poll()) != null; ) {
+                for (PendingAck next; batch.size() < ACKS_PER_CALL && (next = pendingAcks.poll()) != null; ) {
                     batch.add(next);
                 }
                 if (!batch.isEmpty()) {
-                    ledger.acked(batch.size(), consumer.ackAll(batch));
+                    List<BenchQueue.Delivery> deliveries = new ArrayList<>(batch.size());
+                    batch.forEach(pending -> deliveries.add(pending.delivery()));
+                    ledger.acked(batch.size(), consumer.ackAll(deliveries));
                     room.release(batch.size());
                 }
             } finally {
                 acking.set(false);
+                batch.forEach(pending -> pending.answered().countDown());
             }
         }
+        return ack.answered();
     }
 
     /** Throws what went wrong in the fetch loop or a handler, if anything. */

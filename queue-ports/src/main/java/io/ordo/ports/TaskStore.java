@@ -90,6 +90,9 @@ public interface TaskStore {
     /** Counts and lag of the queue. */
     QueueStats stats();
 
+    /** Busiest partitions, ordered locks, blocks and consumers, each list cut at {@code limit} (1..{@value QueueInspection#MAX_LIMIT}). */
+    QueueInspection inspect(int limit);
+
     /** Stops delivering tasks from the whole queue (publishing still works). */
     void pause();
 

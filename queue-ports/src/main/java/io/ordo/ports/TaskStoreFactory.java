@@ -2,10 +2,15 @@ package io.ordo.ports;
 
 import io.ordo.domain.QueueName;
 
+import java.util.List;
+
 /** Opens stores for queues on one backend; closing it closes the backend's connections. */
 public interface TaskStoreFactory extends AutoCloseable {
     /** The store of one queue (cheap; may be called for every queue). */
     TaskStore forQueue(QueueName queue);
+
+    /** Queues that hold any data on this backend, by name (for operators' views; may scan the backend). */
+    List<QueueName> knownQueues();
 
     /** Releases the backend's connections. */
     @Override

@@ -5,6 +5,7 @@ import io.ordo.domain.QueueName;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The Redis keys of one queue: {@code ordo:{<queue>}:<kind>}, all under the queue's hash tag so a queue
@@ -15,7 +16,16 @@ import java.util.List;
 public final class KeySchema {
     /** The fixed keys every script receives, in the order {@code common.lua} binds them. */
     static final List<String> FIXED_KINDS = List.of("meta", "tasks", "ready", "delayed", "wake", "blocked", "turns",
-            "sizes", "locks", "leased", "consumers", "dead", "acked", "readyat", "readyat-count", "signal");
+            "sizes", "locks", "leased", "consumers", "dead", "acked", "readyat", "readyat-count", "signal",
+            "heartbeats", "lock-since");
+
+    /**
+     * Matches, of every queue holding any data, at least one key: {@code meta} (tasks, dead letters,
+     * counters, settings, pause), {@code consumers} (a heartbeat alone) or {@code blocked} (a block alone);
+     * besides them only the few per-consumer {@code c:} keys. User text in keys is hex, so {@code }:}
+     * after the tag is the tag's end.
+     */
+    static final String KNOWN_QUEUE_PATTERN = "ordo:{*}:[mbc]*";
 
     /** Shards a sharded queue may have at most (docs/scaling.md). */
     public static final int MAX_SHARDS = 1024;
@@ -49,6 +59,28 @@ public final class KeySchema {
 
     public QueueName queue() {
         return queue;
+    }
+
+    /**
+     * The queue a key belongs to: the hash tag of {@code ordo:{<tag>}:…}, a shard's tag {@code <queue>#<i>}
+     * giving its queue; empty for a key that no queue of Ordo can have.
+     */
+    static Optional<QueueName> queueOfKey(String key) {
+        String start = "ordo:{";
+        int end = key.indexOf("}:", start.length());
+        if (!key.startsWith(start) || end < 0) {
+            return Optional.empty();
+        }
+        String tag = key.substring(start.length(), end);
+        int shard = tag.lastIndexOf('#');
+        if (shard >= 0 && !tag.substring(shard + 1).matches("[0-9]{1,4}")) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(QueueName.of(shard >= 0 ? tag.substring(0, shard) : tag));
+        } catch (InvalidInputException notAQueueName) {
+            return Optional.empty();
+        }
     }
 
     /** The hash tag inside the braces: the queue's name, or {@code <queue>#<index>} for a shard. */

@@ -13,12 +13,15 @@ public final class RedisAcl {
     /** Every key of every queue (and shard) starts with {@code ordo:}. */
     public static final String KEY_PATTERN = "~ordo:*";
 
-    /** What the stores send: the scripts (EVAL once after NOSCRIPT) and the blocking wait on a queue's signal. */
-    public static final List<String> STORE_COMMANDS = List.of("evalsha", "eval", "blpop");
+    /**
+     * What the stores send: the scripts (EVAL once after NOSCRIPT), the blocking wait on a queue's signal,
+     * and SCAN to list the queues (operators' views).
+     */
+    public static final List<String> STORE_COMMANDS = List.of("evalsha", "eval", "blpop", "scan");
 
     /** What the scripts call. {@code RedisAclTest} checks the scripts against this list. */
-    public static final List<String> SCRIPT_COMMANDS = List.of("time", "exists", "del", "hget", "hmget", "hset",
-            "hdel", "hexists", "hincrby", "hlen", "lindex", "llen", "lpop", "rpush", "zadd", "zrem", "zcard",
+    public static final List<String> SCRIPT_COMMANDS = List.of("time", "exists", "del", "hget", "hgetall", "hmget", "hset",
+            "hdel", "hexists", "hincrby", "hlen", "lindex", "llen", "lrange", "lpop", "rpush", "zadd", "zrem", "zcard",
             "zcount", "zscore", "zrange", "zrangebylex", "zrangebyscore", "zremrangebyrank", "zremrangebyscore");
 
     /**

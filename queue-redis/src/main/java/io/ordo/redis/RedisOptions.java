@@ -29,9 +29,16 @@ public final class RedisOptions {
     private final Path trustedCertificates;
 
     private RedisOptions(Builder builder) {
-        this.endpoint = Validate.notNull("endpoint", builder.endpoint);
+        Validate.notNull("endpoint", builder.endpoint);
         this.connectTimeout = positive("connectTimeout", builder.connectTimeout);
         this.commandTimeout = positive("commandTimeout", builder.commandTimeout);
+        Validate.range("publishWaitReplicas", builder.waitReplicas, 0, 100);
+        positive("publishWaitTimeout", builder.waitTimeout);
+        if (builder.waitReplicas > 0 && builder.waitTimeout.compareTo(commandTimeout) >= 0) {
+            throw new io.ordo.domain.InvalidInputException("publishWaitTimeout", "must be shorter than the"
+                    + " commandTimeout (" + commandTimeout + "), was " + builder.waitTimeout);
+        }
+        this.endpoint = builder.endpoint.withPublishWait(builder.waitReplicas, builder.waitTimeout);
         this.retries = Validate.range("retries", builder.retries, 0, 10);
         this.retryBackoff = Validate.duration("retryBackoff", builder.retryBackoff, Duration.ofMinutes(1));
         this.poolSize = Validate.range("poolSize", builder.poolSize, 1, 10_000);
@@ -80,6 +87,19 @@ public final class RedisOptions {
     }
 
     /**
+     * Replicas that must have each publish before it counts as done (Redis {@code WAIT} after the publish
+     * script, on the same connection); 0, the default, waits for none. Fewer within
+     * {@link #publishWaitTimeout()} fail the publish with a retryable error, though its tasks may exist.
+     */
+    public int publishWaitReplicas() {
+        return endpoint.waitReplicas();
+    }
+
+    public Duration publishWaitTimeout() {
+        return endpoint.waitTimeout();
+    }
+
+    /**
      * The PEM file of the certificates (a CA) a {@code rediss://} server's certificate must chain to;
      * empty: the JVM's trust store. The server's name is verified either way.
      */
@@ -91,6 +111,8 @@ public final class RedisOptions {
     public String toString() {
         return "RedisOptions[" + endpoint + ", connectTimeout=" + connectTimeout + ", commandTimeout="
                 + commandTimeout + ", retries=" + retries + ", poolSize=" + poolSize
+                + (publishWaitReplicas() == 0 ? "" : ", publishWait=" + publishWaitReplicas() + " replicas within "
+                        + publishWaitTimeout())
                 + (trustedCertificates == null ? "" : ", trustedCertificates=" + trustedCertificates) + "]";
     }
 
@@ -110,9 +132,15 @@ public final class RedisOptions {
         private Duration retryBackoff = DEFAULT_RETRY_BACKOFF;
         private int poolSize = DEFAULT_POOL_SIZE;
         private Path trustedCertificates;
+        private int waitReplicas;
+        private Duration waitTimeout = RedisEndpoint.DEFAULT_WAIT_TIMEOUT;
 
         private Builder(RedisEndpoint endpoint) {
             this.endpoint = endpoint;
+            if (endpoint != null) { // the URI's ?wait=N&waitTimeout=T
+                waitReplicas = endpoint.waitReplicas();
+                waitTimeout = endpoint.waitTimeout();
+            }
         }
 
         public Builder connectTimeout(Duration value) {
@@ -143,6 +171,16 @@ public final class RedisOptions {
         /** Trust the CA certificates in this PEM file for TLS, instead of the JVM's trust store. */
         public Builder trustedCertificates(Path pemFile) {
             trustedCertificates = pemFile;
+            return this;
+        }
+
+        /**
+         * Confirm every publish by {@code replicas} replicas within {@code timeout} (Redis {@code WAIT});
+         * 0 replicas turns it off. The same as the URI's {@code ?wait=N&waitTimeout=T}.
+         */
+        public Builder publishWait(int replicas, Duration timeout) {
+            waitReplicas = replicas;
+            waitTimeout = timeout;
             return this;
         }
 

@@ -9,8 +9,9 @@ import java.security.NoSuchAlgorithmException;
 
 /**
  * The Lua scripts, one per store operation, each a resource {@code /io/ordo/redis/scripts/<name>.lua}.
- * A script is its file with {@code common.lua} placed after its shebang line (so the shebang, which
- * Redis 7 reads for the script's flags, stays first). Each is loaded once and called by its SHA-1.
+ * A script is its file with the statements of {@code common.lua} it uses placed after its shebang line
+ * (so the shebang, which Redis 7 reads for the script's flags, stays first; see {@link ScriptAssembler}).
+ * Each is loaded once and called by its SHA-1.
  */
 public enum RedisScript {
     PUBLISH("publish"),
@@ -31,6 +32,7 @@ public enum RedisScript {
     PURGE_DEAD_LETTERS("purge_dead_letters"),
     PURGE_ALL_DEAD_LETTERS("purge_all_dead_letters"),
     STATS("stats"),
+    INSPECT("inspect"),
     PAUSE("pause"),
     RESUME("resume"),
     SETTINGS("settings"),
@@ -44,7 +46,7 @@ public enum RedisScript {
 
     RedisScript(String name) {
         this.fileName = name + ".lua";
-        this.body = assemble(read(fileName), read("common.lua"));
+        this.body = ScriptAssembler.assemble(read(fileName), read("common.lua"));
         this.sha = sha1Hex(body);
     }
 
@@ -61,14 +63,6 @@ public enum RedisScript {
     /** The SHA-1 Redis knows the script by (EVALSHA). */
     public String sha() {
         return sha;
-    }
-
-    private static String assemble(String script, String common) {
-        int endOfShebang = script.indexOf('\n');
-        if (!script.startsWith("#!lua") || endOfShebang < 0) {
-            throw new IllegalStateException("a script must start with a '#!lua' shebang line");
-        }
-        return script.substring(0, endOfShebang + 1) + common + script.substring(endOfShebang + 1);
     }
 
     private static String read(String name) {

@@ -19,6 +19,7 @@ import io.ordo.ports.DeadLetterPage;
 import io.ordo.ports.FailOutcome;
 import io.ordo.ports.PublishOutcome;
 import io.ordo.ports.PublishReceipt;
+import io.ordo.ports.QueueInspection;
 import io.ordo.ports.QueueStats;
 import io.ordo.ports.Reasons;
 import io.ordo.ports.ReclaimReport;
@@ -300,6 +301,12 @@ public final class RedisTaskStore implements TaskStore {
                 Replies.number(r, 4), Replies.number(r, 5), Replies.number(r, 6), Replies.number(r, 7),
                 Replies.number(r, 8), Replies.number(r, 9), Replies.number(r, 10), Replies.number(r, 11),
                 Replies.number(r, 12) == 1);
+    }
+
+    @Override
+    public QueueInspection inspect(int limit) {
+        Validate.range("limit", limit, 1, QueueInspection.MAX_LIMIT);
+        return Inspections.decode(run(RedisScript.INSPECT, new Args().add(now()).add(limit)));
     }
 
     @Override

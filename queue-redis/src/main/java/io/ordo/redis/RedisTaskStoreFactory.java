@@ -3,8 +3,14 @@ package io.ordo.redis;
 import io.ordo.domain.QueueName;
 import io.ordo.domain.Validate;
 import io.ordo.ports.Clock;
+import io.ordo.ports.QueueUnavailableException;
 import io.ordo.ports.TaskStore;
 import io.ordo.ports.TaskStoreFactory;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * Stores for any number of queues over one backend transport (one client, its connections shared by
@@ -45,6 +51,31 @@ public final class RedisTaskStoreFactory implements TaskStoreFactory {
     /** {@link #forShard(QueueName, int)} on a clock of the caller's, like {@link #forQueue(QueueName, Clock)}. */
     public TaskStore forShard(QueueName queue, int index, Clock clock) {
         return new RedisTaskStore(KeySchema.forShard(queue, index), executor, Validate.notNull("clock", clock));
+    }
+
+    /**
+     * Queues with any key on the server (on a cluster: on any node), by name; a sharded queue once, under
+     * its own name. Scans the key space ({@code SCAN}, so the server is never blocked), which costs time
+     * in proportion to every key of the database: for operators' views, not for every call.
+     */
+    @Override
+    public List<QueueName> knownQueues() {
+        List<byte[]> keys;
+        try {
+            keys = transport.scanKeys(KeySchema.KNOWN_QUEUE_PATTERN.getBytes(StandardCharsets.UTF_8));
+        } catch (RedisUnreachable e) {
+            throw new QueueUnavailableException("Redis at " + transport.endpoint().address() + " is unavailable: "
+                    + e.getMessage(), e);
+        } catch (RedisErrorReply e) {
+            throw new QueueUnavailableException("Redis at " + transport.endpoint().address()
+                    + " refused to list the queues' keys: " + e.getMessage(), e);
+        }
+        return keys.stream()
+                .map(key -> KeySchema.queueOfKey(new String(key, StandardCharsets.UTF_8)))
+                .flatMap(Optional::stream)
+                .distinct()
+                .sorted(Comparator.comparing(QueueName::value))
+                .toList();
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.ordo.redis;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
  * The client calls a Redis backend makes for the stores; everything else is shared. Replies come back
@@ -19,6 +20,29 @@ public interface RedisTransport extends AutoCloseable {
      * for nothing else meanwhile. May return early; the caller looks again either way.
      */
     void awaitElement(byte[] key, Duration timeout);
+
+    /**
+     * The script (EVALSHA, or EVAL when {@code body} is not null) and then {@code WAIT replicas timeout}, both
+     * on one connection that nothing else uses meanwhile, so the WAIT covers this write. The script's error
+     * reply, if any, is thrown as by {@link #evalSha}. Only transports that can pin a connection support it.
+     */
+    default ConfirmedReply evalAndWait(String sha, String body, byte[][] keys, byte[][] args, int replicas,
+                                       Duration timeout) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot wait for replicas");
+    }
+
+    /** A script's reply and how many replicas acknowledged its write. */
+    record ConfirmedReply(Object reply, long replicas) {
+    }
+
+    /**
+     * The names of the keys matching a glob pattern (SCAN with MATCH, cursor to the end), on every node of
+     * a cluster. A key may come more than once; a key written or deleted meanwhile may be missed (SCAN's
+     * guarantee). Only transports that can list keys support it.
+     */
+    default List<byte[]> scanKeys(byte[] pattern) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot list keys");
+    }
 
     /** Where this transport connects, for messages. */
     RedisEndpoint endpoint();

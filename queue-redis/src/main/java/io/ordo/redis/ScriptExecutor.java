@@ -24,11 +24,15 @@ public final class ScriptExecutor {
     private final RedisTransport transport;
     private final int retries;
     private final Duration retryBackoff;
+    private final int publishWaitReplicas;
+    private final Duration publishWaitTimeout;
 
     public ScriptExecutor(RedisTransport transport, RedisOptions options) {
         this.transport = transport;
         this.retries = options.retries();
         this.retryBackoff = options.retryBackoff();
+        this.publishWaitReplicas = options.publishWaitReplicas();
+        this.publishWaitTimeout = options.publishWaitTimeout();
     }
 
     /** Runs a script on the queue's keys; the reply as a list (a single value becomes a list of one). */
@@ -63,6 +67,9 @@ public final class ScriptExecutor {
     }
 
     private Object callOnce(RedisScript script, KeySchema keys, byte[][] args) {
+        if (script == RedisScript.PUBLISH && publishWaitReplicas > 0) {
+            return callConfirmed(script, keys, args);
+        }
         try {
             return transport.evalSha(script.sha(), keys.fixedKeys(), args);
         } catch (RedisErrorReply e) {
@@ -71,6 +78,33 @@ public final class ScriptExecutor {
             }
             return transport.eval(script.body(), keys.fixedKeys(), args);
         }
+    }
+
+    /**
+     * A publish that counts only once {@code publishWaitReplicas} replicas have it, so a failover to one of
+     * them cannot lose it. Fewer in time is a retryable failure; the tasks are on the master all the same,
+     * and publishing them again is safe since their ids are deduplicated.
+     */
+    private Object callConfirmed(RedisScript script, KeySchema keys, byte[][] args) {
+        RedisTransport.ConfirmedReply confirmed;
+        try {
+            confirmed = transport.evalAndWait(script.sha(), null, keys.fixedKeys(), args, publishWaitReplicas,
+                    publishWaitTimeout);
+        } catch (RedisErrorReply e) {
+            if (!e.isNoScript()) {
+                throw e;
+            }
+            confirmed = transport.evalAndWait(script.sha(), script.body(), keys.fixedKeys(), args,
+                    publishWaitReplicas, publishWaitTimeout);
+        }
+        if (confirmed.replicas() < publishWaitReplicas) {
+            throw new QueueUnavailableException("publish to queue " + keys.queue() + " on Redis at "
+                    + transport.endpoint().address() + " not confirmed: " + confirmed.replicas() + " of "
+                    + publishWaitReplicas + " replicas acknowledged it within " + publishWaitTimeout.toMillis()
+                    + " ms; its tasks may exist on the master (a failover now could lose them), publishing them"
+                    + " again is safe (same ids are deduplicated)");
+        }
+        return confirmed.reply();
     }
 
     @SuppressWarnings("unchecked")

@@ -48,6 +48,7 @@ class RedisAclTest {
 
         assertThat(dryRun(server, "EVALSHA", RedisScript.STATS.sha(), "1", KEY, "")).isEqualTo("OK");
         assertThat(dryRun(server, "BLPOP", KEY, "1")).isEqualTo("OK");
+        assertThat(dryRun(server, "SCAN", "0", "MATCH", "ordo:{*}:[mbc]*")).isEqualTo("OK");
         assertThat(dryRun(server, "HGET", KEY, "seq")).isEqualTo("OK");
         assertThat(dryRun(server, "HGET", "someone-else:key", "seq")).contains("no permissions");
         assertThat(dryRun(server, "GET", KEY)).contains("no permissions");

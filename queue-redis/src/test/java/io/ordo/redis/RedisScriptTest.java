@@ -25,7 +25,7 @@ class RedisScriptTest {
     private static final List<RedisScript> GROWING = List.of(RedisScript.PUBLISH, RedisScript.REDRIVE,
             RedisScript.REDRIVE_ALL, RedisScript.BLOCK_PARTITION, RedisScript.CONFIGURE);
     private static final List<RedisScript> READ_ONLY = List.of(RedisScript.GET, RedisScript.STATS,
-            RedisScript.SETTINGS, RedisScript.DEAD_LETTERS);
+            RedisScript.SETTINGS, RedisScript.DEAD_LETTERS, RedisScript.INSPECT);
 
     @Test
     void every_script_starts_with_its_shebang_and_carries_the_shared_library() {

@@ -13,6 +13,7 @@ import io.ordo.ports.CancelOutcome;
 import io.ordo.ports.DeadLetterPage;
 import io.ordo.ports.FailOutcome;
 import io.ordo.ports.PublishReceipt;
+import io.ordo.ports.QueueInspection;
 import io.ordo.ports.QueueStats;
 import io.ordo.ports.ReclaimReport;
 import io.ordo.ports.RedriveOutcome;
@@ -198,6 +199,11 @@ final class FaultyTaskStore implements TaskStore {
     @Override
     public QueueStats stats() {
         return delegate.stats();
+    }
+
+    @Override
+    public QueueInspection inspect(int limit) {
+        return delegate.inspect(limit);
     }
 
     @Override

@@ -19,6 +19,7 @@ import io.ordo.ports.DeadLetterPage;
 import io.ordo.ports.FailOutcome;
 import io.ordo.ports.PublishOutcome;
 import io.ordo.ports.PublishReceipt;
+import io.ordo.ports.QueueInspection;
 import io.ordo.ports.QueueStats;
 import io.ordo.ports.ReclaimReport;
 import io.ordo.ports.RedriveOutcome;
@@ -506,6 +507,12 @@ final class SimpleTaskStore implements TaskStore {
         long live = consumers.values().stream().filter(expiresAt -> expiresAt > now).count();
         return new QueueStats(ready, delayed, inFlight, dead, active.size(), locked.size(), blocked, live,
                 ready == 0 ? 0 : now - oldest, published, acked, deadLettered, paused);
+    }
+
+    /** Not needed by the simulation, which compares operations' outcomes and stats. */
+    @Override
+    public QueueInspection inspect(int limit) {
+        throw new UnsupportedOperationException("SimpleTaskStore does not inspect");
     }
 
     @Override

@@ -21,9 +21,10 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 /**
  * {@code ordo} as a child process on this test run's class path (target/classes and every
  * dependency), with its stdout and stderr collected line by line, so a test can send it signals.
+ * Shared with other modules' process tests through app-cli's test-jar.
  */
-final class OrdoProcess implements AutoCloseable {
-    static final Duration TIMEOUT = Duration.ofSeconds(30);
+public final class OrdoProcess implements AutoCloseable {
+    public static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     private final Process process;
     private final List<String> out = new CopyOnWriteArrayList<>();
@@ -37,12 +38,12 @@ final class OrdoProcess implements AutoCloseable {
         this.errReader = collect(process.getErrorStream(), err, "err");
     }
 
-    static OrdoProcess start(String... args) {
+    public static OrdoProcess start(String... args) {
         return start(Map.of(), args);
     }
 
     /** Starts it with {@code environment} added to this process's environment. */
-    static OrdoProcess start(Map<String, String> environment, String... args) {
+    public static OrdoProcess start(Map<String, String> environment, String... args) {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-XX:TieredStopAtLevel=1", // starts faster; these runs are short
@@ -57,25 +58,25 @@ final class OrdoProcess implements AutoCloseable {
         }
     }
 
-    long pid() {
+    public long pid() {
         return process.pid();
     }
 
-    List<String> out() {
+    public List<String> out() {
         return List.copyOf(out);
     }
 
-    List<String> err() {
+    public List<String> err() {
         return List.copyOf(err);
     }
 
     /** Waits until a line of stdout matches; the line. */
-    String awaitOut(String what, Predicate<String> wanted) {
+    public String awaitOut(String what, Predicate<String> wanted) {
         return await(out, what, wanted);
     }
 
     /** Waits until a line of stderr matches; the line. */
-    String awaitErr(String what, Predicate<String> wanted) {
+    public String awaitErr(String what, Predicate<String> wanted) {
         return await(err, what, wanted);
     }
 
@@ -83,12 +84,21 @@ final class OrdoProcess implements AutoCloseable {
      * SIGTERM, as Kubernetes and {@code kill} send it. Through the process handle: {@code Process.destroy()}
      * would also close the pipes, and what the process prints while it stops would be lost.
      */
-    void terminate() {
+    public void terminate() {
         process.toHandle().destroy();
     }
 
+    /** SIGKILL: the process ends at once; no shutdown hook, no last ack, as an OOM kill or a lost node. */
+    public void kill() {
+        process.toHandle().destroyForcibly();
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
     /** Waits for the exit and for the last of its output; the exit code. */
-    int awaitExit() {
+    public int awaitExit() {
         try {
             if (!process.waitFor(TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
                 throw new AssertionError("ordo did not exit within " + TIMEOUT + "; stderr: " + err);
@@ -138,7 +148,7 @@ final class OrdoProcess implements AutoCloseable {
         return reader;
     }
 
-    static void pause(long millis) {
+    public static void pause(long millis) {
         try {
             Thread.sleep(millis);
         } catch (InterruptedException e) {

@@ -8,15 +8,15 @@ import io.ordo.redis.RedisOptions;
 import java.util.Locale;
 
 /** The two Redis backends, as the tests open them in their own JVM and name them to {@code ordo}. */
-enum RedisClient {
+public enum RedisClient {
     LETTUCE, JEDIS;
 
-    TaskStoreFactory open(String uri) {
+    public TaskStoreFactory open(String uri) {
         RedisOptions options = RedisOptions.create(uri);
         return this == LETTUCE ? LettuceTaskStores.factory(options) : JedisTaskStores.factory(options);
     }
 
-    String backend() {
+    public String backend() {
         return name().toLowerCase(Locale.ROOT);
     }
 }

@@ -18,7 +18,7 @@ import java.util.stream.Stream;
  * data: every write goes to the append-only file before it is answered ({@code appendfsync always}),
  * so a restart loses nothing that a client was told about. Never the shared Redis on 6379.
  */
-final class RestartableRedis implements AutoCloseable {
+public final class RestartableRedis implements AutoCloseable {
     private static final int SHARED_PORT = 6379;
 
     private final int port;
@@ -30,7 +30,7 @@ final class RestartableRedis implements AutoCloseable {
         this.directory = directory;
     }
 
-    static RestartableRedis start() {
+    public static RestartableRedis start() {
         try {
             RestartableRedis redis = new RestartableRedis(freePort(), Files.createTempDirectory("ordo-restart-"));
             redis.startAgain();
@@ -40,12 +40,12 @@ final class RestartableRedis implements AutoCloseable {
         }
     }
 
-    String uri() {
+    public String uri() {
         return "redis://127.0.0.1:" + port;
     }
 
     /** Stops the server the way an operator does (SIGTERM); clients find nobody listening. */
-    void stop() {
+    public void stop() {
         process.destroy();
         try {
             if (!process.waitFor(10, TimeUnit.SECONDS)) {
@@ -58,7 +58,7 @@ final class RestartableRedis implements AutoCloseable {
     }
 
     /** Starts it on the same port with the same data. */
-    void startAgain() {
+    public void startAgain() {
         List<String> command = List.of(executable(), "--port", Integer.toString(port), "--bind", "127.0.0.1",
                 "--dir", directory.toString(), "--appendonly", "yes", "--appendfsync", "always", "--save", "",
                 "--daemonize", "no", "--logfile", "redis.log");

@@ -6,11 +6,11 @@ import java.util.List;
 import java.util.Map;
 
 /** The lines of {@code ordo work --log-tasks}: event, id, partition, attempt. */
-record TaskEvents(List<Event> events) {
-    record Event(String kind, String id, String partition, int attempt) {
+public record TaskEvents(List<Event> events) {
+    public record Event(String kind, String id, String partition, int attempt) {
     }
 
-    static TaskEvents parse(List<String> lines) {
+    public static TaskEvents parse(List<String> lines) {
         List<Event> events = new ArrayList<>();
         for (String line : lines) {
             String[] fields = line.trim().split("\\s+");
@@ -22,14 +22,14 @@ record TaskEvents(List<Event> events) {
     }
 
     /** Each id's events in the order they were printed. */
-    Map<String, List<String>> byId() {
+    public Map<String, List<String>> byId() {
         Map<String, List<String>> byId = new LinkedHashMap<>();
         events.forEach(event -> byId.computeIfAbsent(event.id(), id -> new ArrayList<>()).add(event.kind()));
         return byId;
     }
 
     /** Ids with an event of this kind, in the order of those events. */
-    List<String> ids(String kind) {
+    public List<String> ids(String kind) {
         return events.stream().filter(event -> event.kind().equals(kind)).map(Event::id).toList();
     }
 }

@@ -23,6 +23,8 @@ O.K_ACKED     = KEYS[13]  -- zset: acked ids inside the dedup window, by when th
 O.K_READYAT   = KEYS[14]  -- zset: the distinct readyAt values of waiting tasks (oldest due task)
 O.K_READYAT_N = KEYS[15]  -- hash: readyAt -> number of waiting tasks with it
 O.K_SIGNAL    = KEYS[16]  -- list: one element while work may be waiting for a blocked consumer
+O.K_HEARTBEATS = KEYS[17] -- hash: consumer -> when it last heartbeated or consumed (inspect)
+O.K_LOCK_SINCE = KEYS[18] -- hash: ordered partition code -> when its holder locked it (inspect)
 
 -- Per-partition and per-consumer keys: the prefix, a kind, and the code or name in hex, so no
 -- user-chosen text can ever spell another key.
@@ -204,13 +206,39 @@ function O.encode(r)
     return table.concat(parts)
 end
 
+-- A script that writes many records (publish) sets O.unsaved to a table: they are then kept here and
+-- written with one HSET by finish(); load() reads them from here meanwhile.
+O.unsaved, O.unsaved_order = nil, {}
+
 function O.load(id)
-    local s = O.call('HGET', O.K_TASKS, id)
+    local s = O.unsaved and O.unsaved[id] or O.call('HGET', O.K_TASKS, id)
     if not s then return nil end
     return O.decode(s)
 end
 
-function O.save(id, r) O.call('HSET', O.K_TASKS, id, O.encode(r)) end
+function O.save(id, r)
+    if O.unsaved then
+        if not O.unsaved[id] then O.unsaved_order[#O.unsaved_order + 1] = id end
+        O.unsaved[id] = O.encode(r)
+    else
+        O.call('HSET', O.K_TASKS, id, O.encode(r))
+    end
+end
+
+function O.save_unsaved()
+    if not O.unsaved or #O.unsaved_order == 0 then return end
+    local args = {}
+    for _, id in ipairs(O.unsaved_order) do
+        args[#args + 1] = id
+        args[#args + 1] = O.unsaved[id]
+        if #args == 2000 then -- unpack has a limit
+            O.call('HSET', O.K_TASKS, unpack(args))
+            args = {}
+        end
+    end
+    if #args > 0 then O.call('HSET', O.K_TASKS, unpack(args)) end
+    O.unsaved, O.unsaved_order = {}, {}
+end
 
 -- ---------------------------------------------------------------- order inside a partition
 -- A member is score(7) seq(6) id, score = (1000 - priority) * 2^42 + dueAt: its fixed-width prefix
@@ -242,6 +270,7 @@ end
 -- What this call learnt about partitions, so a batch touching one partition many times reads it once.
 O.heads = {}      -- code -> {member, record, from_run}, or false when it has no waiting member
 O.tails = {}      -- code -> last member of its list, or false when the list is empty
+O.fronts = {}     -- code -> {first, second} members of its list (false: none; second nil: not known)
 O.turns = {}      -- code -> turn
 O.any_blocked = nil -- whether any block exists at all (nil: not looked yet)
 
@@ -259,6 +288,7 @@ function O.part_insert(code, m)
     if not last or O.member_before(last, m) then
         O.call('RPUSH', O.run_key(code), m)
         O.tails[code] = m
+        O.fronts[code] = nil
         if last and O.counter('stale') == 0 then return true end
     elseif O.call('ZADD', O.rest_key(code), 0, m) == 1 then
         O.count('rest', 1) -- members in all sorted sets: while 0, no call looks at them
@@ -293,12 +323,20 @@ function O.find_head(code)
     local run, rest = O.run_key(code), O.rest_key(code)
     local b = O.counter('rest') > 0 and O.call('ZRANGE', rest, 0, 0)[1]
     while true do
-        local a = O.call('LINDEX', run, 0)
+        -- the list's first two members: after taking the first, the next head is known without a call
+        local front = O.fronts[code]
+        if not front then
+            local first_two = O.call('LRANGE', run, 0, 1)
+            front = { first_two[1] or false, first_two[2] or false }
+            O.fronts[code] = front
+        end
+        local a = front[1]
         if a and (not b or O.member_before(a, b)) then
             if O.counter('stale') == 0 then return { a, false, true } end
             local r = O.live(a)
             if r then return { a, r, true } end
             O.call('LPOP', run)
+            O.fronts[code] = nil
             O.count('stale', -1)
             if O.tails[code] == a then O.tails[code] = false end
         elseif b then
@@ -313,6 +351,14 @@ function O.part_pop(code, m, from_run)
     if from_run then
         O.call('LPOP', O.run_key(code))
         if O.tails[code] == m then O.tails[code] = false end
+        local front = O.fronts[code]
+        if front and front[1] == m and front[2] == false then
+            O.fronts[code] = { false, false } -- the list is empty now
+        elseif front and front[1] == m and front[2] then
+            O.fronts[code] = { front[2] } -- the next member is the front; the one after it is not known
+        else
+            O.fronts[code] = nil
+        end
     else
         O.call('ZREM', O.rest_key(code), m)
         O.count('rest', -1)
@@ -337,7 +383,7 @@ function O.drop_partition(code)
     -- with no waiting task left, whatever the list still holds is cancelled tasks' members
     if O.counter('stale') > 0 then O.count('stale', -O.call('LLEN', O.run_key(code))) end
     O.call('DEL', O.run_key(code), O.rest_key(code))
-    O.heads[code], O.tails[code], O.turns[code] = false, false, false
+    O.heads[code], O.tails[code], O.turns[code], O.fronts[code] = false, false, false, nil
 end
 
 function O.turn_of(code)
@@ -477,6 +523,7 @@ function O.release_lock_if_done(consumer, code)
     if O.is_ordered(code) and O.call('HGET', O.K_LOCKS, code) == consumer
             and O.call('ZCARD', O.flight_key(code)) == 0 then
         O.call('HDEL', O.K_LOCKS, code)
+        O.call('HDEL', O.K_LOCK_SINCE, code)
         O.touch(code)
     end
 end
@@ -492,6 +539,7 @@ end
 -- quiet: the caller makes work available only through the partitions it touches (ack), so when it
 -- touched none, `ready` is as the previous call left it, signal included, and the check is skipped.
 function O.finish(quiet)
+    O.save_unsaved()
     local touched_any = #O.touched_order > 0
     for _, code in ipairs(O.touched_order) do O.refresh(code) end
     O.touched, O.touched_order = {}, {}
@@ -592,26 +640,89 @@ function O.purge(id)
     return true
 end
 
--- The library's names, for the script bodies.
-local K_META, K_TASKS, K_READY, K_DELAYED, K_WAKE, K_BLOCKED, K_TURNS, K_SIZES, K_LOCKS, K_LEASED,
-    K_CONSUMERS, K_DEAD, K_ACKED, K_READYAT, K_READYAT_N, K_SIGNAL, PREFIX, STATE_WAITING, STATE_IN_FLIGHT,
-    STATE_DEAD, FLAG_PRIORITY, FLAG_ATTEMPTS, FLAG_DUE, FLAG_READY, FLAG_ERROR, PRIORITY_SPAN, ORDERED_MARK,
-    call, clock_now, hex, run_key, rest_key, flight_key, consumer_key, is_ordered, has, int, settings,
-    counter, count, next_counter, save_counters, tail_code, decode, encode, load, save, member, member_seq,
-    member_id, member_priority, member_before, forget, part_insert, live, part_head, part_pop, touch, drop_partition, turn_of,
-    set_turn, is_blocked, refresh, PROMOTE_LIMIT, promote_due, readyat_add, readyat_remove, put_waiting,
-    leave_waiting, leave_flight, release_lock_if_done, bury, finish, java_order_key, bytes_before, give_back,
-    redrive, purge
-    = O.K_META, O.K_TASKS, O.K_READY, O.K_DELAYED, O.K_WAKE, O.K_BLOCKED, O.K_TURNS, O.K_SIZES, O.K_LOCKS,
-    O.K_LEASED, O.K_CONSUMERS, O.K_DEAD, O.K_ACKED, O.K_READYAT, O.K_READYAT_N, O.K_SIGNAL, O.PREFIX,
-    O.STATE_WAITING, O.STATE_IN_FLIGHT, O.STATE_DEAD, O.FLAG_PRIORITY, O.FLAG_ATTEMPTS, O.FLAG_DUE,
-    O.FLAG_READY, O.FLAG_ERROR, O.PRIORITY_SPAN, O.ORDERED_MARK, O.call, O.clock_now, O.hex, O.run_key,
-    O.rest_key, O.flight_key, O.consumer_key, O.is_ordered, O.has, O.int, O.settings, O.counter, O.count,
-    O.next_counter, O.save_counters, O.tail_code, O.decode, O.encode, O.load, O.save, O.member, O.member_seq,
-    O.member_id, O.member_priority, O.member_before, O.forget, O.part_insert, O.live, O.part_head, O.part_pop, O.touch,
-    O.drop_partition, O.turn_of, O.set_turn, O.is_blocked, O.refresh, O.PROMOTE_LIMIT, O.promote_due,
-    O.readyat_add, O.readyat_remove, O.put_waiting, O.leave_waiting, O.leave_flight, O.release_lock_if_done,
-    O.bury, O.finish, O.java_order_key, O.bytes_before, O.give_back, O.redrive, O.purge
+-- The library's names, for the script bodies: one per line, so a script gets only those it uses
+-- (RedisScript keeps the statements of this file a script needs, see ScriptAssembler).
+local K_META = O.K_META
+local K_TASKS = O.K_TASKS
+local K_READY = O.K_READY
+local K_DELAYED = O.K_DELAYED
+local K_WAKE = O.K_WAKE
+local K_BLOCKED = O.K_BLOCKED
+local K_TURNS = O.K_TURNS
+local K_SIZES = O.K_SIZES
+local K_LOCKS = O.K_LOCKS
+local K_LEASED = O.K_LEASED
+local K_CONSUMERS = O.K_CONSUMERS
+local K_DEAD = O.K_DEAD
+local K_ACKED = O.K_ACKED
+local K_READYAT = O.K_READYAT
+local K_READYAT_N = O.K_READYAT_N
+local K_SIGNAL = O.K_SIGNAL
+local K_HEARTBEATS = O.K_HEARTBEATS
+local K_LOCK_SINCE = O.K_LOCK_SINCE
+local PREFIX = O.PREFIX
+local STATE_WAITING = O.STATE_WAITING
+local STATE_IN_FLIGHT = O.STATE_IN_FLIGHT
+local STATE_DEAD = O.STATE_DEAD
+local FLAG_PRIORITY = O.FLAG_PRIORITY
+local FLAG_ATTEMPTS = O.FLAG_ATTEMPTS
+local FLAG_DUE = O.FLAG_DUE
+local FLAG_READY = O.FLAG_READY
+local FLAG_ERROR = O.FLAG_ERROR
+local PRIORITY_SPAN = O.PRIORITY_SPAN
+local ORDERED_MARK = O.ORDERED_MARK
+local call = O.call
+local clock_now = O.clock_now
+local hex = O.hex
+local run_key = O.run_key
+local rest_key = O.rest_key
+local flight_key = O.flight_key
+local consumer_key = O.consumer_key
+local is_ordered = O.is_ordered
+local has = O.has
+local int = O.int
+local settings = O.settings
+local counter = O.counter
+local count = O.count
+local next_counter = O.next_counter
+local save_counters = O.save_counters
+local tail_code = O.tail_code
+local decode = O.decode
+local encode = O.encode
+local load = O.load
+local save = O.save
+local save_unsaved = O.save_unsaved
+local member = O.member
+local member_seq = O.member_seq
+local member_id = O.member_id
+local member_priority = O.member_priority
+local member_before = O.member_before
+local forget = O.forget
+local part_insert = O.part_insert
+local live = O.live
+local part_head = O.part_head
+local part_pop = O.part_pop
+local touch = O.touch
+local drop_partition = O.drop_partition
+local turn_of = O.turn_of
+local set_turn = O.set_turn
+local is_blocked = O.is_blocked
+local refresh = O.refresh
+local PROMOTE_LIMIT = O.PROMOTE_LIMIT
+local promote_due = O.promote_due
+local readyat_add = O.readyat_add
+local readyat_remove = O.readyat_remove
+local put_waiting = O.put_waiting
+local leave_waiting = O.leave_waiting
+local leave_flight = O.leave_flight
+local release_lock_if_done = O.release_lock_if_done
+local bury = O.bury
+local finish = O.finish
+local java_order_key = O.java_order_key
+local bytes_before = O.bytes_before
+local give_back = O.give_back
+local redrive = O.redrive
+local purge = O.purge
 
 -- Reads the time (or the override) once for the whole call.
 local function start(clock)

@@ -6,4 +6,5 @@ local ttl = tonumber(ARGV[3])
 
 local NOW = start(clock)
 call('ZADD', K_CONSUMERS, NOW + ttl, consumer)
+call('HSET', K_HEARTBEATS, consumer, NOW)
 return 1

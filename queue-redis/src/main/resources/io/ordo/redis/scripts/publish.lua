@@ -15,9 +15,22 @@ for i = FIRST_TASK, #ARGV, 2 do
     end
 end
 
+-- The ids that name a task already, read with one HMGET per thousand; the records written at the end.
+local exists = {}
+local ids = {}
+for i = FIRST_TASK, #ARGV, 2 do ids[#ids + 1] = ARGV[i] end
+for first = 1, #ids, 1000 do
+    local last = math.min(first + 999, #ids)
+    local records = call('HMGET', K_TASKS, unpack(ids, first, last))
+    for j = first, last do
+        if records[j - first + 1] then exists[ids[j]] = true end
+    end
+end
+O.unsaved, O.unsaved_order = {}, {}
+
 local remembers_acks = call('EXISTS', K_ACKED) == 1
 local function is_duplicate(id)
-    if call('HEXISTS', K_TASKS, id) == 1 then return true end
+    if exists[id] then return true end
     if not remembers_acks then return false end
     local free_at = call('ZSCORE', K_ACKED, id)
     if not free_at then return false end
@@ -40,6 +53,7 @@ for i = FIRST_TASK, #ARGV, 2 do
             seq = next_counter('seq'), published = NOW, priority = priority - 1000, attempts = 0,
             due = due, ready = due, tail = tail, code = tail_code(tail),
         })
+        exists[id] = true -- the same id again in this batch is a duplicate
         created = created + 1
         reply[#reply + 1] = 1
     end

@@ -24,6 +24,7 @@ local dead = call('ZRANGEBYSCORE', K_CONSUMERS, '-inf', NOW)
 table.sort(dead, function(a, b) return bytes_before(java_order_key(a), java_order_key(b)) end)
 for _, consumer in ipairs(dead) do
     call('ZREM', K_CONSUMERS, consumer)
+    call('HDEL', K_HEARTBEATS, consumer)
     local held = consumer_key(consumer)
     local ordered = {}
     for _, id in ipairs(call('ZRANGE', held, 0, -1)) do
@@ -36,6 +37,7 @@ for _, consumer in ipairs(dead) do
     for _, code in ipairs(ordered) do
         if call('HGET', K_LOCKS, code) == consumer then
             call('HDEL', K_LOCKS, code)
+            call('HDEL', K_LOCK_SINCE, code)
             touch(code)
         end
     end

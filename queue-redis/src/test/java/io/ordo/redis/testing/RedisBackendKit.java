@@ -160,6 +160,44 @@ public abstract class RedisBackendKit {
     }
 
     @Nested
+    class KnownQueues {
+        @Test
+        void every_queue_holding_data_is_listed_once_by_name_and_a_sharded_queue_under_its_own_name() {
+            try (RedisServer server = RedisServer.start();
+                 RedisTaskStoreFactory factory = createFactory(RedisOptions.create(server.uri()))) {
+                factory.forQueue(QueueName.of("b-tasks")).publish(tasks("p", 3));
+                factory.forQueue(QueueName.of("a-heartbeat")).heartbeat(WORKER, Duration.ofMinutes(1));
+                factory.forQueue(QueueName.of("c-block")).blockPartition(Partition.of("p"), Duration.ofMinutes(1));
+                TaskStore onlyRead = factory.forQueue(QueueName.of("d-only-read"));
+                onlyRead.stats();
+                onlyRead.inspect(10);
+                for (int shard = 0; shard < 3; shard++) {
+                    factory.forShard(QueueName.of("e-sharded"), shard).publish(tasks("p" + shard, 1));
+                }
+                server.command("SET", "ordo:{not a queue}:meta", "foreign");
+                server.command("SET", "other:{f-foreign}:meta", "foreign");
+
+                assertThat(factory.knownQueues()).containsExactly(QueueName.of("a-heartbeat"), QueueName.of("b-tasks"),
+                        QueueName.of("c-block"), QueueName.of("e-sharded"));
+            }
+        }
+
+        @Test
+        void a_queue_stays_known_after_its_tasks_are_gone_as_its_counters_remain() {
+            try (RedisServer server = RedisServer.start();
+                 RedisTaskStoreFactory factory = createFactory(RedisOptions.create(server.uri()))) {
+                assertThat(factory.knownQueues()).isEmpty();
+                TaskStore store = factory.forQueue(QueueName.of("drained"));
+                store.publish(tasks("p", 2));
+                List<Lease> leases = store.consume(WORKER, 2, Duration.ZERO);
+                store.ack(WORKER, leases.stream().map(Lease::id).toList());
+
+                assertThat(factory.knownQueues()).containsExactly(QueueName.of("drained"));
+            }
+        }
+    }
+
+    @Nested
     class Keys {
         @Test
         void user_chosen_text_never_names_a_key_of_its_own(RedisServer server) {
@@ -184,7 +222,7 @@ public abstract class RedisBackendKit {
                 List<String> keys = (List<String>) server.command("KEYS", schema.prefix() + "*");
                 Pattern allowed = Pattern.compile(Pattern.quote(schema.prefix())
                         + "((meta|tasks|ready|delayed|wake|blocked|turns|sizes|locks|leased|consumers|dead|acked"
-                        + "|readyat|readyat-count|signal)|(pr|pz|pf|c):[0-9a-f]+)");
+                        + "|readyat|readyat-count|signal|heartbeats|lock-since)|(pr|pz|pf|c):[0-9a-f]+)");
                 assertThat(leases).hasSize(5);
                 assertThat(keys).isNotEmpty().allSatisfy(key -> assertThat(key).matches(allowed));
                 assertThat(store.stats().ready() + store.stats().inFlight()).isEqualTo(batch.size());

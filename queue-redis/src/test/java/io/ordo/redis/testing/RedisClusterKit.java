@@ -190,6 +190,24 @@ public abstract class RedisClusterKit {
     }
 
     @Test
+    void known_queues_are_read_from_every_master_and_a_sharded_queue_is_listed_once() {
+        List<QueueName> queues = IntStream.range(0, 12).mapToObj(i -> freshQueue()).toList();
+        queues.forEach(queue -> factory().forQueue(queue).publish(List.of(task(Partition.regular("p"), "a"))));
+        QueueName sharded = freshQueue();
+        for (int shard = 0; shard < 6; shard++) {
+            factory().forShard(sharded, shard).publish(List.of(task(Partition.regular("p"), "a")));
+        }
+        Set<Integer> nodes = new TreeSet<>();
+        queues.forEach(queue -> nodes.addAll(nodesHolding(KeySchema.of(queue).prefix())));
+
+        List<QueueName> known = factory().knownQueues();
+
+        assertThat(nodes).as("twelve queues over three masters").hasSizeGreaterThan(1);
+        assertThat(known).containsAll(queues).contains(sharded).doesNotHaveDuplicates()
+                .isSortedAccordingTo(java.util.Comparator.comparing(QueueName::value));
+    }
+
+    @Test
     void a_cluster_that_cannot_be_reached_gives_a_retryable_error_naming_its_seeds() {
         RedisOptions nowhere = RedisOptions.builder("redis-cluster://127.0.0.1:1,127.0.0.1:2")
                 .connectTimeout(Duration.ofSeconds(1)).retryBackoff(Duration.ofMillis(10)).build();

@@ -32,11 +32,13 @@ public final class RedisServer implements AutoCloseable {
 
     private final int port;
     private final Path directory;
+    private final List<String> extraArguments;
     private Process process;
 
-    private RedisServer(int port, Path directory, Process process) {
+    private RedisServer(int port, Path directory, List<String> extraArguments, Process process) {
         this.port = port;
         this.directory = directory;
+        this.extraArguments = List.copyOf(extraArguments);
         this.process = process;
     }
 
@@ -57,11 +59,10 @@ public final class RedisServer implements AutoCloseable {
             int port = ports.getAsInt();
             Path directory = tempDirectory();
             Process process = launch(executable, port, directory, extraArguments);
-            RedisServer server = new RedisServer(port, directory, process);
+            RedisServer server = new RedisServer(port, directory, extraArguments, process);
             try {
                 server.awaitPing();
-                // a JVM that ends without closing the server (killed test run) must not leave it running
-                Runtime.getRuntime().addShutdownHook(new Thread(process::destroyForcibly, "redis-server-" + port));
+                killOnExit(process, port);
                 return server;
             } catch (IllegalStateException e) {
                 server.close(); // most likely another process took the port first: try another
@@ -69,6 +70,39 @@ public final class RedisServer implements AutoCloseable {
             }
         }
         throw last;
+    }
+
+    /** A JVM that ends without closing the server (killed test run) must not leave it running. */
+    private static void killOnExit(Process process, int port) {
+        Runtime.getRuntime().addShutdownHook(new Thread(process::destroyForcibly, "redis-server-" + port));
+    }
+
+    /**
+     * Kills the server the hard way (SIGKILL, as a crash or the OOM killer would): no shutdown save, no
+     * goodbye to clients. Its directory stays, so {@link #startAgain()} finds what it had persisted.
+     */
+    public void kill() {
+        stopProcess(true);
+    }
+
+    /** Stops the server the way an operator does (SIGTERM); its directory stays for {@link #startAgain()}. */
+    public void stop() {
+        stopProcess(false);
+    }
+
+    /** Starts the server again on the same port, directory and arguments, and waits until it answers. */
+    public void startAgain() {
+        if (isRunning()) {
+            throw new IllegalStateException("redis-server on port " + port + " is still running");
+        }
+        process = launch(executable(), port, directory, extraArguments);
+        awaitPing();
+        killOnExit(process, port);
+    }
+
+    /** The directory the server keeps its files in (append-only file, log). */
+    public Path directory() {
+        return directory;
     }
 
     public int port() {
@@ -90,7 +124,25 @@ public final class RedisServer implements AutoCloseable {
 
     /** Sends one command and returns its reply: String (status, bulk), Long, List, or null. Error replies throw. */
     public Object command(String... arguments) {
-        try (Socket socket = connect()) {
+        return command(port, arguments);
+    }
+
+    /** Sends the commands one after the other on one connection (as WAIT needs); their replies. */
+    public List<Object> commandsOnOneConnection(List<List<String>> commands) {
+        try (Socket socket = connect(port)) {
+            List<Object> replies = new ArrayList<>();
+            for (List<String> command : commands) {
+                replies.add(Resp.call(socket, command.toArray(String[]::new)));
+            }
+            return replies;
+        } catch (IOException e) {
+            throw new UncheckedIOException("redis-server on port " + port + " did not answer", e);
+        }
+    }
+
+    /** {@link #command} to any loopback port (a sentinel's, too). */
+    static Object command(int port, String... arguments) {
+        try (Socket socket = connect(port)) {
             return Resp.call(socket, arguments);
         } catch (IOException e) {
             throw new UncheckedIOException("redis-server on port " + port + " did not answer", e);
@@ -113,8 +165,17 @@ public final class RedisServer implements AutoCloseable {
     /** Kills the server: it is gone until the JVM ends (used to test an unreachable Redis). */
     @Override
     public void close() {
+        stopProcess(false);
+        deleteDirectory();
+    }
+
+    private void stopProcess(boolean forcibly) {
         if (process != null) {
-            process.destroy();
+            if (forcibly) {
+                process.destroyForcibly();
+            } else {
+                process.destroy();
+            }
             try {
                 if (!process.waitFor(5, TimeUnit.SECONDS)) {
                     process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
@@ -125,10 +186,9 @@ public final class RedisServer implements AutoCloseable {
             }
             process = null;
         }
-        deleteDirectory();
     }
 
-    private Socket connect() throws IOException {
+    private static Socket connect(int port) throws IOException {
         Socket socket = new Socket();
         socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 2000);
         socket.setSoTimeout(10_000);

@@ -53,6 +53,7 @@ public final class WorkerMetrics implements WorkerListener {
         returned.put(Settlement.RETURNED_WITH_BATCH, returnedCounter("batch"));
         returned.put(Settlement.LEASE_LOST, returnedCounter("lease_lost"));
         returned.put(Settlement.ABANDONED, returnedCounter("abandoned"));
+        returned.put(Settlement.TIMED_OUT, returnedCounter("timed_out"));
         failedWithError = failedCounter("error");
         failedRetryAfter = failedCounter("retry_after");
         failedExplicitly = failedCounter("fail");

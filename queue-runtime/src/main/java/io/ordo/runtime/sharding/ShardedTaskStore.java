@@ -13,10 +13,15 @@ import io.ordo.domain.TaskId;
 import io.ordo.domain.Validate;
 import io.ordo.ports.AckOutcome;
 import io.ordo.ports.CancelOutcome;
+import io.ordo.ports.ConsumerPresence;
 import io.ordo.ports.DeadLetterPage;
 import io.ordo.ports.FailOutcome;
+import io.ordo.ports.PartitionBacklog;
+import io.ordo.ports.PartitionBlock;
+import io.ordo.ports.PartitionLock;
 import io.ordo.ports.PublishOutcome;
 import io.ordo.ports.PublishReceipt;
+import io.ordo.ports.QueueInspection;
 import io.ordo.ports.QueueStats;
 import io.ordo.ports.ReclaimReport;
 import io.ordo.ports.RedriveOutcome;
@@ -28,6 +33,7 @@ import io.ordo.ports.TaskStore;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -57,7 +63,7 @@ import java.util.zip.CRC32;
  *   <li>ack, reject, fail, release: routed to the shard a lease came from, remembered from consume; an
  *       id this store did not hand out is asked of every shard;</li>
  *   <li>cancel, get, redrive, purge by id: asked of every shard (get stops at the first that has it);</li>
- *   <li>heartbeat, reclaim, pause, resume, configure: every shard; stats and dead letters: merged.</li>
+ *   <li>heartbeat, reclaim, pause, resume, configure: every shard; stats, inspection and dead letters: merged.</li>
  * </ul>
  */
 public final class ShardedTaskStore implements TaskStore {
@@ -368,6 +374,64 @@ public final class ShardedTaskStore implements TaskStore {
                     sum.deadLetteredTotal() + s.deadLetteredTotal(), sum.paused() || s.paused());
         }
         return sum;
+    }
+
+    /**
+     * Every shard's inspection, merged: partitions, locks and blocks each live on one shard, so their
+     * lists are sorted and cut again and their totals summed. A consumer is registered on every shard it
+     * heartbeats or consumes on, so it is listed once: latest heartbeat and expiry, alive if alive on any
+     * shard, its tasks in flight summed. When a shard has more consumers than {@code limit}, the consumers'
+     * total is the largest shard's (as {@link #stats()} counts live consumers) and in-flight counts may
+     * miss what a shard left out. Read shard by shard, not in one step; {@code inspectedAt} is the latest
+     * shard's.
+     */
+    @Override
+    public QueueInspection inspect(int limit) {
+        Validate.range("limit", limit, 1, QueueInspection.MAX_LIMIT);
+        Instant inspectedAt = Instant.EPOCH;
+        List<PartitionBacklog> backlog = new ArrayList<>();
+        List<PartitionLock> locks = new ArrayList<>();
+        List<PartitionBlock> blocks = new ArrayList<>();
+        Map<ConsumerId, ConsumerPresence> consumers = new LinkedHashMap<>();
+        long totalPartitions = 0;
+        long totalLocks = 0;
+        long totalBlocks = 0;
+        long largestConsumerTotal = 0;
+        boolean consumersComplete = true;
+        for (TaskStore shard : shards) {
+            QueueInspection part = shard.inspect(limit);
+            inspectedAt = part.inspectedAt().isAfter(inspectedAt) ? part.inspectedAt() : inspectedAt;
+            backlog.addAll(part.busiestPartitions());
+            locks.addAll(part.locks());
+            blocks.addAll(part.blocks());
+            totalPartitions += part.totalPartitions();
+            totalLocks += part.totalLocks();
+            totalBlocks += part.totalBlocks();
+            largestConsumerTotal = Math.max(largestConsumerTotal, part.totalConsumers());
+            consumersComplete &= part.consumers().size() == part.totalConsumers();
+            part.consumers().forEach(presence -> consumers.merge(presence.consumer(), presence, ShardedTaskStore::merged));
+        }
+        backlog.sort(Comparator.comparingLong(PartitionBacklog::waiting).reversed()
+                .thenComparing(partition -> partition.partition().code()));
+        locks.sort(Comparator.comparing(PartitionLock::since).thenComparing(lock -> lock.partition().code()));
+        blocks.sort(Comparator.comparing(PartitionBlock::until).thenComparing(block -> block.partition().code()));
+        List<ConsumerPresence> presences = new ArrayList<>(consumers.values());
+        presences.sort(Comparator.comparing(ConsumerPresence::lastHeartbeat).reversed()
+                .thenComparing(presence -> presence.consumer().value()));
+        long totalConsumers = consumersComplete ? presences.size() : Math.max(largestConsumerTotal, presences.size());
+        return new QueueInspection(inspectedAt, first(backlog, limit), totalPartitions, first(locks, limit),
+                totalLocks, first(blocks, limit), totalBlocks, first(presences, limit), totalConsumers);
+    }
+
+    private static ConsumerPresence merged(ConsumerPresence a, ConsumerPresence b) {
+        return new ConsumerPresence(a.consumer(),
+                a.lastHeartbeat().isAfter(b.lastHeartbeat()) ? a.lastHeartbeat() : b.lastHeartbeat(),
+                a.expiresAt().isAfter(b.expiresAt()) ? a.expiresAt() : b.expiresAt(),
+                a.alive() || b.alive(), a.inFlight() + b.inFlight());
+    }
+
+    private static <T> List<T> first(List<T> all, int limit) {
+        return all.size() <= limit ? all : all.subList(0, limit);
     }
 
     @Override

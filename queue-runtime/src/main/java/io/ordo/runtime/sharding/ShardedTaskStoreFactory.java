@@ -5,6 +5,9 @@ import io.ordo.domain.Validate;
 import io.ordo.ports.TaskStore;
 import io.ordo.ports.TaskStoreFactory;
 
+import java.util.Comparator;
+import java.util.List;
+
 /**
  * Sharded stores for every queue, each over the same number of shards of one backend, so workers and
  * publishers built on a {@link TaskStoreFactory} use sharded queues unchanged:
@@ -24,6 +27,15 @@ public final class ShardedTaskStoreFactory implements TaskStoreFactory {
     @Override
     public TaskStore forQueue(QueueName queue) {
         return ShardedTaskStore.create(queue, shards, source);
+    }
+
+    /**
+     * The backend's queues, each once: a Redis backend already lists the shards {@code orders#0..n} of a
+     * sharded queue under its logical name {@code orders} (queue names cannot hold {@code #}).
+     */
+    @Override
+    public List<QueueName> knownQueues() {
+        return backend.knownQueues().stream().distinct().sorted(Comparator.comparing(QueueName::value)).toList();
     }
 
     @Override

@@ -6,23 +6,42 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A task the worker holds. Its state changes by compare-and-set, so exactly one of the handler
- * thread (start, then settle) and shutdown (release) decides what happens to it.
+ * thread (start, then settle), shutdown (release) and the processing timeout (give up) decides
+ * what happens to it.
  */
 final class HeldTask {
     enum State { QUEUED, RUNNING, DONE }
 
     final Lease lease;
     final Incarnation incarnation;
+    /** When the fetch that leased it returned, on the worker's clock: the processing timeout counts from here. */
+    final long leasedAt;
     private final AtomicReference<State> state = new AtomicReference<>(State.QUEUED);
+    private Thread runner;
+    private volatile boolean timedOut;
+    private volatile boolean threadReplaced;
 
-    HeldTask(Lease lease, Incarnation incarnation) {
+    HeldTask(Lease lease, Incarnation incarnation, long leasedAt) {
         this.lease = lease;
         this.incarnation = incarnation;
+        this.leasedAt = leasedAt;
     }
 
     /** The handler thread may run it: nobody released it first. */
     boolean start() {
-        return state.compareAndSet(State.QUEUED, State.RUNNING);
+        synchronized (this) {
+            runner = Thread.currentThread();
+        }
+        if (state.compareAndSet(State.QUEUED, State.RUNNING)) {
+            return true;
+        }
+        handlerReturned();
+        return false;
+    }
+
+    /** The handler returned: from now on a give-up must not interrupt this thread, which runs other tasks. */
+    synchronized void handlerReturned() {
+        runner = null;
     }
 
     /** Its handler finished and the worker may settle it: shutdown did not release it meanwhile. */
@@ -33,6 +52,38 @@ final class HeldTask {
     /** Takes a task whose handler outlived the grace period, to return it. */
     boolean claimRunning() {
         return state.compareAndSet(State.RUNNING, State.DONE);
+    }
+
+    /**
+     * Takes a running task held longer than the processing timeout, to give up on it: its outcome
+     * will be dropped when (if ever) its handler returns.
+     */
+    boolean claimTimedOut() {
+        if (state.compareAndSet(State.RUNNING, State.DONE)) {
+            timedOut = true;
+            return true;
+        }
+        return false;
+    }
+
+    /** Interrupts its handler if that is still running it. */
+    synchronized void interruptRunner() {
+        if (runner != null) {
+            runner.interrupt();
+        }
+    }
+
+    boolean timedOut() {
+        return timedOut;
+    }
+
+    /** A handler thread was added in place of the one stuck in this task's handler. */
+    void threadReplaced() {
+        threadReplaced = true;
+    }
+
+    boolean wasThreadReplaced() {
+        return threadReplaced;
     }
 
     /** Takes a task that never started, to return it or settle it with its batch. */

@@ -17,5 +17,10 @@ public enum Settlement {
     /** The queue no longer counted the task as this worker's (reclaimed, or returned with its batch). */
     LEASE_LOST,
     /** Not started because the worker could not renew its lease while the backend was unreachable. */
-    ABANDONED
+    ABANDONED,
+    /**
+     * Held longer than the queue's processing timeout: the worker gave up on it (its handler
+     * interrupted, its outcome dropped) and the reaper takes it back, the attempt counted.
+     */
+    TIMED_OUT
 }

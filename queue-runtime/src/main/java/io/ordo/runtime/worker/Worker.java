@@ -29,12 +29,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -81,6 +82,8 @@ public final class Worker<T> {
     /** The shortest TTL a heartbeat can set: at shutdown the consumer stops counting as live at once. */
     private static final Duration EXPIRE_AT_ONCE = Duration.ofMillis(1);
     private static final Duration LAST_WORDS = Duration.ofSeconds(1);
+    /** How often the worker looks for a processing timeout while the queue sets none. */
+    private static final Duration TIMEOUT_WATCH_IDLE = Duration.ofSeconds(1);
 
     private final TaskStore store;
     private final QueueName queue;
@@ -97,6 +100,8 @@ public final class Worker<T> {
     private final HeldTasks held = new HeldTasks();
     private final Pause fetchPause;
     private final Pause settlePause;
+    /** Null when acks are not grouped: each task is then acked by its own call. */
+    private final AckGroups ackGroups;
     private final List<Incarnation> incarnations = new CopyOnWriteArrayList<>();
     private final AtomicInteger incarnationCount = new AtomicInteger();
     private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
@@ -105,11 +110,15 @@ public final class Worker<T> {
 
     private volatile Incarnation current;
     private volatile Duration heartbeatTtl = QueueSettings.DEFAULT_HEARTBEAT_TTL;
+    private volatile Duration processingTimeout = QueueSettings.DEFAULT_PROCESSING_TIMEOUT;
+    /** Handler threads added in place of threads stuck in handlers the processing timeout gave up on. */
+    private final AtomicInteger replacementThreads = new AtomicInteger();
     private volatile boolean stopping;
-    private ExecutorService handlers;
+    private ThreadPoolExecutor handlers;
     private Thread fetcher;
     private PeriodicJob heartbeats;
     private PeriodicJob reaper;
+    private PeriodicJob timeoutWatch;
 
     private Worker(Builder<T> builder) {
         store = builder.store;
@@ -126,6 +135,7 @@ public final class Worker<T> {
         backend = new BackendStatus(queue, clock, listeners);
         fetchPause = new Pause(scheduler);
         settlePause = new Pause(scheduler);
+        ackGroups = options.groupAcks() ? new AckGroups(WorkerOptions.ACKS_PER_CALL, this::ack) : null;
     }
 
     /** A worker for the queue of {@code store}, decoding payloads as {@code type} and handing them to {@code handler}. */
@@ -141,11 +151,15 @@ public final class Worker<T> {
             throw new IllegalStateException("a worker starts once; this one is " + state.get());
         }
         current = newIncarnation();
-        handlers = Executors.newFixedThreadPool(options.concurrency(), threads("handler"));
+        handlers = new ThreadPoolExecutor(options.concurrency(), options.concurrency(), 0, TimeUnit.MILLISECONDS,
+                new LinkedBlockingQueue<>(), threads("handler"));
         heartbeats = new PeriodicJob("heartbeat of queue " + queue, scheduler, this::heartbeatInterval, this::heartbeat);
         reaper = new PeriodicJob("reaper of queue " + queue, scheduler, this::reaperInterval, this::reap);
         heartbeats.start(Duration.ZERO);
         reaper.start(reaperInterval());
+        timeoutWatch = new PeriodicJob("processing timeout of queue " + queue, scheduler, this::timeoutWatchInterval,
+                this::giveUpOverdue);
+        timeoutWatch.start(timeoutWatchInterval());
         fetcher = threads("fetcher").newThread(this::fetchLoop);
         fetcher.start();
         LOG.info("queue {}: worker {} started (concurrency {}, prefetch {})", queue, options.consumer(),
@@ -191,6 +205,7 @@ public final class Worker<T> {
         graceOver.cancel();
         heartbeats.cancel();
         reaper.cancel();
+        timeoutWatch.cancel();
         expireIncarnations();
         finishStopping();
     }
@@ -229,6 +244,11 @@ public final class Worker<T> {
 
     public WorkerOptions options() {
         return options;
+    }
+
+    /** Acks queued behind the ack call in flight (grouped acks only). */
+    int acksWaiting() {
+        return ackGroups == null ? 0 : ackGroups.waiting();
     }
 
     /** Tasks held right now, running or waiting for a handler thread. */
@@ -275,7 +295,15 @@ public final class Worker<T> {
                 incarnation.renewed(startedAt);
                 backend.succeeded();
                 listeners.fetched(leases.size(), Duration.ofNanos(System.nanoTime() - startNanos));
-                dispatch(incarnation, leases);
+                // the processing timeout counts from here on this worker's clock: the store's leasedAt is on
+                // the server's, and a long fetch may have started well before the tasks were leased
+                long receivedAt = clock.millis();
+                List<Lease> suspects = firstSuspectUnit(leases);
+                if (suspects.isEmpty()) {
+                    dispatch(incarnation, leases, receivedAt);
+                } else {
+                    runAlone(incarnation, leases, suspects, receivedAt);
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -286,13 +314,58 @@ public final class Worker<T> {
         }
     }
 
+    /**
+     * The first task of the fetch that was last held by a consumer that died or timed out (the
+     * reasons reclaim gives, docs/semantics.md): it may be what killed that worker. For an ordered
+     * partition that is the head of its batch, the task the dead worker was on; the rest of the
+     * batch never ran. Empty if none.
+     */
+    private static List<Lease> firstSuspectUnit(List<Lease> leases) {
+        for (Lease lease : leases) {
+            if (isSuspect(lease)) {
+                return List.of(lease.partition().isOrdered()
+                        ? leases.stream().filter(other -> other.partition().equals(lease.partition())).findFirst().orElseThrow()
+                        : lease);
+            }
+        }
+        return List.of();
+    }
+
+    static boolean isSuspect(Lease lease) {
+        String lastError = lease.task().lastError();
+        return lastError != null && ((lastError.startsWith("consumer ") && lastError.endsWith(" stopped heartbeating"))
+                || lastError.startsWith("processing timed out after "));
+    }
+
+    /**
+     * Runs a suspect unit with nothing else held (docs/decisions/poison-isolation.md): the rest of
+     * the fetch goes straight back, its attempt not counted, the unit starts once every other task
+     * has settled, and nothing more is fetched until it has. If it crashes the process again, only
+     * it is charged an attempt, not the tasks that happened to be fetched with it.
+     */
+    private void runAlone(Incarnation incarnation, List<Lease> leases, List<Lease> unit, long leasedAt)
+            throws InterruptedException {
+        List<HeldTask> others = new ArrayList<>();
+        for (Lease lease : leases) {
+            if (!unit.contains(lease)) {
+                HeldTask task = new HeldTask(lease, incarnation, leasedAt);
+                held.add(task);
+                others.add(task);
+            }
+        }
+        release(claimQueued(others));
+        held.awaitRoom(1, () -> stopping);
+        dispatch(incarnation, unit, leasedAt);
+        held.awaitRoom(1, () -> stopping);
+    }
+
     /** Ordered batches stay whole (one unit, in order); every regular task is a unit of its own. */
-    private void dispatch(Incarnation incarnation, List<Lease> leases) {
+    private void dispatch(Incarnation incarnation, List<Lease> leases, long leasedAt) {
         List<List<HeldTask>> units = new ArrayList<>();
         Map<Partition, List<HeldTask>> batches = new LinkedHashMap<>();
         List<HeldTask> all = new ArrayList<>(leases.size());
         for (Lease lease : leases) {
-            HeldTask task = new HeldTask(lease, incarnation);
+            HeldTask task = new HeldTask(lease, incarnation, leasedAt);
             held.add(task);
             all.add(task);
             if (lease.partition().isOrdered()) {
@@ -327,8 +400,12 @@ public final class Worker<T> {
                 abandon(unit.subList(i, unit.size()));
                 return;
             }
+            if (overdue(task, clock.millis())) {
+                giveUp(unit.subList(i, unit.size()));
+                return;
+            }
             if (!task.start()) {
-                return; // returned at shutdown, and the rest of its batch with it
+                return; // returned at shutdown or given up, and the rest of its batch with it
             }
             if (!handle(task, unit.subList(i + 1, unit.size()))) {
                 return;
@@ -358,11 +435,16 @@ public final class Worker<T> {
             outcome = Outcome.retryAfter(draw(options.retryPolicy(), lease.task().attempts()), describe(e));
         }
         Duration took = Duration.ofNanos(System.nanoTime() - startNanos);
+        task.handlerReturned();
         if (!stopping) {
             Thread.interrupted(); // a handler's stray interrupt must not reach the next task on this thread
         }
         listeners.handlerFinished(lease, outcome, error, took);
         if (!task.finishRunning()) {
+            if (task.timedOut()) {
+                handlerReturnedAfterTimeout(task, took);
+                return false;
+            }
             LOG.debug("queue {}: task {} finished after it was returned at shutdown; its outcome is dropped", queue, lease.id());
             return false;
         }
@@ -381,18 +463,19 @@ public final class Worker<T> {
         Lease lease = task.lease;
         List<TaskId> id = List.of(lease.id());
         if (outcome instanceof Outcome.Success) {
-            AtomicInteger tries = new AtomicInteger();
-            Map<TaskId, AckOutcome> acked = call(() -> {
-                tries.incrementAndGet();
-                return store.ack(lease.consumer(), id);
-            });
-            if (acked == null) {
-                return unsettled(task);
+            CompletableFuture<Boolean> acked;
+            if (ackGroups != null) {
+                acked = ackGroups.ack(task);
+                if (rest.isEmpty()) {
+                    return true; // nothing of its unit waits for the answer: the thread moves on
+                }
+            } else {
+                AckGroups.PendingAck alone = new AckGroups.PendingAck(task, new CompletableFuture<>());
+                ack(List.of(alone));
+                acked = alone.settled();
             }
-            boolean done = acked.get(lease.id()) == AckOutcome.ACKED
-                    || (tries.get() > 1 && ackedBeforeItsAnswerWasLost(lease));
-            settled(task, done ? Settlement.PROCESSED : Settlement.LEASE_LOST);
-            return done || returnRest(rest);
+            // the rest of an ordered batch runs only once this ack is known to have gone through
+            return acked.join() || returnRest(rest);
         }
         if (outcome instanceof Outcome.Fail fail) {
             Map<TaskId, FailOutcome> failed = call(() -> store.fail(lease.consumer(), id, fail.reason()));
@@ -407,6 +490,36 @@ public final class Worker<T> {
             return reject(task, Rejection.retryAfter(retry.delay(), retry.reason()), rest);
         }
         return rateLimit(task, (Outcome.RateLimited) outcome, rest);
+    }
+
+    /**
+     * Acks a group of tasks, one store call per consumer name, and settles each with its own outcome;
+     * completes each task's future with whether it was acked.
+     */
+    private void ack(List<AckGroups.PendingAck> group) {
+        Map<ConsumerId, List<AckGroups.PendingAck>> byConsumer = new LinkedHashMap<>();
+        group.forEach(ack -> byConsumer.computeIfAbsent(ack.task().lease.consumer(), consumer -> new ArrayList<>()).add(ack));
+        byConsumer.forEach((consumer, acks) -> {
+            List<TaskId> ids = new ArrayList<>(acks.size());
+            acks.forEach(ack -> ids.add(ack.task().lease.id()));
+            AtomicInteger tries = new AtomicInteger();
+            Map<TaskId, AckOutcome> acked = call(() -> {
+                tries.incrementAndGet();
+                return store.ack(consumer, ids);
+            });
+            for (AckGroups.PendingAck ack : acks) {
+                HeldTask task = ack.task();
+                boolean done = false;
+                if (acked == null) {
+                    unsettled(task);
+                } else {
+                    done = acked.get(task.lease.id()) == AckOutcome.ACKED
+                            || (tries.get() > 1 && ackedBeforeItsAnswerWasLost(task.lease));
+                    settled(task, done ? Settlement.PROCESSED : Settlement.LEASE_LOST);
+                }
+                ack.settled().complete(done);
+            }
+        });
     }
 
     /**
@@ -489,6 +602,79 @@ public final class Worker<T> {
         abandoned.forEach(task -> settled(task, Settlement.ABANDONED));
     }
 
+    // ------------------------------------------------------------------ the processing timeout
+
+    /** Held longer than the queue's processing timeout: the store takes it back from this worker at its next reclaim. */
+    private boolean overdue(HeldTask task, long now) {
+        Duration timeout = processingTimeout;
+        return !timeout.isZero() && now - task.leasedAt >= timeout.toMillis();
+    }
+
+    /**
+     * Gives up on every task held past the processing timeout (docs/decisions/hung-handlers.md): a
+     * running one's handler is interrupted and its outcome will be dropped, a queued one never
+     * starts; both leave the prefetch, and a thread stuck in a handler is replaced (up to the
+     * concurrency) so the worker keeps its capacity. The reaper returns them to the queue.
+     */
+    private void giveUpOverdue() {
+        if (processingTimeout.isZero()) {
+            return;
+        }
+        long now = clock.millis();
+        for (HeldTask task : held.snapshot()) {
+            if (!overdue(task, now)) {
+                continue;
+            }
+            if (task.claimTimedOut()) {
+                if (addReplacementThread()) {
+                    task.threadReplaced();
+                }
+                LOG.warn("queue {}: task {} still running after the processing timeout of {} ms; giving up on it"
+                                + " (the reaper returns it), interrupting its handler; {} handler thread(s) replaced",
+                        queue, task.lease.id(), processingTimeout.toMillis(), replacementThreads.get());
+                settled(task, Settlement.TIMED_OUT);
+                task.interruptRunner();
+            } else if (task.claimQueued()) {
+                settled(task, Settlement.TIMED_OUT);
+            }
+        }
+    }
+
+    private void giveUp(List<HeldTask> tasks) {
+        claimQueued(tasks).forEach(task -> settled(task, Settlement.TIMED_OUT));
+    }
+
+    /** A handler the timeout gave up on returned after all: its outcome is dropped, its replacement thread retired. */
+    private void handlerReturnedAfterTimeout(HeldTask task, Duration took) {
+        LOG.info("queue {}: the handler of task {} returned after {} ms, past the processing timeout; its outcome is dropped",
+                queue, task.lease.id(), took.toMillis());
+        if (task.wasThreadReplaced()) {
+            synchronized (replacementThreads) {
+                int size = options.concurrency() + replacementThreads.decrementAndGet();
+                handlers.setCorePoolSize(size); // the surplus thread ends when idle
+                handlers.setMaximumPoolSize(size);
+            }
+        }
+    }
+
+    /** One more handler thread while one is stuck; at most the concurrency more in all. */
+    private boolean addReplacementThread() {
+        synchronized (replacementThreads) {
+            if (replacementThreads.get() >= options.concurrency()) {
+                return false;
+            }
+            int size = options.concurrency() + replacementThreads.incrementAndGet();
+            handlers.setMaximumPoolSize(size);
+            handlers.setCorePoolSize(size);
+            return true;
+        }
+    }
+
+    private Duration timeoutWatchInterval() {
+        Duration timeout = processingTimeout;
+        return timeout.isZero() ? TIMEOUT_WATCH_IDLE : Duration.ofMillis(Math.max(10, Math.min(1000, timeout.toMillis() / 10)));
+    }
+
     // ------------------------------------------------------------------ returning tasks
 
     private void releaseQueued() {
@@ -568,7 +754,9 @@ public final class Worker<T> {
 
     private void heartbeat() {
         try {
-            heartbeatTtl = store.settings().heartbeatTtl();
+            QueueSettings settings = store.settings();
+            heartbeatTtl = settings.heartbeatTtl();
+            processingTimeout = settings.processingTimeout();
             for (Incarnation incarnation : incarnations) {
                 if (!incarnation.needsHeartbeat()) {
                     incarnations.remove(incarnation); // unrenewed, it expires and the reaper returns what it held

@@ -23,6 +23,9 @@ import java.util.Optional;
  *     fetch in progress.</li>
  * <li>{@code heartbeatInterval}, {@code reaperInterval}: default a third of the queue's heartbeat TTL.</li>
  * <li>{@code outageBackoff}: the pauses between attempts to reach an unreachable backend.</li>
+ * <li>{@code groupAcks}: whether the acks of tasks that finish while an ack call is in flight go
+ *     together in the next call (up to {@value #ACKS_PER_CALL}), rather than one call per task
+ *     (default true; docs/decisions/worker-ack-grouping.md).</li>
  * </ul>
  */
 public final class WorkerOptions {
@@ -33,6 +36,8 @@ public final class WorkerOptions {
     public static final RetryPolicy DEFAULT_OUTAGE_BACKOFF =
             new RetryPolicy(Duration.ofMillis(100), 2.0, Duration.ofSeconds(5), 0.5);
     public static final int MAX_CONCURRENCY = 1000;
+    /** The most acks a grouped ack call carries: a call of 100 keeps the server busy for a few ms at most. */
+    public static final int ACKS_PER_CALL = 100;
     private static final Duration LONGEST_INTERVAL = Duration.ofHours(1);
 
     private final ConsumerId consumer;
@@ -44,6 +49,7 @@ public final class WorkerOptions {
     private final Duration heartbeatInterval;
     private final Duration reaperInterval;
     private final RetryPolicy outageBackoff;
+    private final boolean groupAcks;
 
     private WorkerOptions(Builder builder) {
         consumer = builder.consumer != null ? builder.consumer : ConsumerNames.forThisProcess();
@@ -60,6 +66,7 @@ public final class WorkerOptions {
         heartbeatInterval = positiveOrNull("heartbeatInterval", builder.heartbeatInterval);
         reaperInterval = positiveOrNull("reaperInterval", builder.reaperInterval);
         outageBackoff = Validate.notNull("outageBackoff", builder.outageBackoff);
+        groupAcks = builder.groupAcks;
     }
 
     public static WorkerOptions create() {
@@ -108,10 +115,15 @@ public final class WorkerOptions {
         return outageBackoff;
     }
 
+    /** Whether acks finishing during an ack call go together in the next one. */
+    public boolean groupAcks() {
+        return groupAcks;
+    }
+
     @Override
     public String toString() {
         return "WorkerOptions[consumer=" + consumer + ", concurrency=" + concurrency + ", prefetch=" + prefetch
-                + ", retryPolicy=" + retryPolicy + ", gracePeriod=" + gracePeriod + ", fetchWait=" + fetchWait + "]";
+                + ", retryPolicy=" + retryPolicy + ", gracePeriod=" + gracePeriod + ", fetchWait=" + fetchWait + ", groupAcks=" + groupAcks + "]";
     }
 
     private static Duration positiveOrNull(String field, Duration value) {
@@ -135,6 +147,7 @@ public final class WorkerOptions {
         private Duration heartbeatInterval;
         private Duration reaperInterval;
         private RetryPolicy outageBackoff = DEFAULT_OUTAGE_BACKOFF;
+        private boolean groupAcks = true;
 
         private Builder() {
         }
@@ -186,6 +199,12 @@ public final class WorkerOptions {
 
         public Builder outageBackoff(RetryPolicy value) {
             outageBackoff = value;
+            return this;
+        }
+
+        /** False: each task is acked by its own call as soon as its handler returns. */
+        public Builder groupAcks(boolean value) {
+            groupAcks = value;
             return this;
         }
 

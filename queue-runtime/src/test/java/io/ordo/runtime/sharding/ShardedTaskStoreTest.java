@@ -10,11 +10,16 @@ import io.ordo.domain.TaskId;
 import io.ordo.inmemory.InMemoryTaskStoreFactory;
 import io.ordo.ports.AckOutcome;
 import io.ordo.ports.DeadLetterPage;
+import io.ordo.ports.ConsumerPresence;
+import io.ordo.ports.PartitionBacklog;
+import io.ordo.ports.PartitionBlock;
 import io.ordo.ports.PublishOutcome;
+import io.ordo.ports.QueueInspection;
 import io.ordo.ports.PublishReceipt;
 import io.ordo.ports.QueueStats;
 import io.ordo.ports.ReclaimReport;
 import io.ordo.ports.TaskStore;
+import io.ordo.ports.TaskStoreFactory;
 import io.ordo.ports.VirtualClock;
 import org.junit.jupiter.api.Test;
 
@@ -22,6 +27,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -229,6 +235,74 @@ class ShardedTaskStoreTest {
         assertThat(stats.liveConsumers()).as("each counted once: the most on any shard").isEqualTo(2);
         assertThat(stats.oldestDueAgeMillis()).as("the oldest over all shards").isEqualTo(3_000);
         assertThat(IntStream.range(0, 4).mapToLong(i -> shard(i).stats().blockedPartitions())).containsExactly(0L, 0L, 0L, 1L);
+    }
+
+    @Test
+    void an_inspection_sorts_and_cuts_the_shards_lists_again_and_sums_their_totals() {
+        for (int i = 0; i < ONE_PER_SHARD.size(); i++) {
+            Partition partition = ONE_PER_SHARD.get(i);
+            store.publish(IntStream.rangeClosed(0, i).mapToObj(n -> task(partition.code() + "-" + n, partition)).toList());
+        }
+        store.blockPartition(ONE_PER_SHARD.get(0), Duration.ofSeconds(20));
+        store.blockPartition(ONE_PER_SHARD.get(2), Duration.ofSeconds(10));
+
+        QueueInspection inspection = store.inspect(2);
+
+        assertThat(inspection.busiestPartitions()).containsExactly(new PartitionBacklog(ONE_PER_SHARD.get(3), 4, 4),
+                new PartitionBacklog(ONE_PER_SHARD.get(2), 3, 3));
+        assertThat(inspection.totalPartitions()).isEqualTo(4);
+        assertThat(inspection.blocks()).extracting(PartitionBlock::partition)
+                .containsExactly(ONE_PER_SHARD.get(2), ONE_PER_SHARD.get(0));
+        assertThat(inspection.totalBlocks()).isEqualTo(2);
+        assertThat(store.inspect(1).blocks()).extracting(PartitionBlock::partition).containsExactly(ONE_PER_SHARD.get(2));
+    }
+
+    @Test
+    void an_inspection_lists_a_consumer_of_every_shard_once_with_its_tasks_of_all_shards() {
+        ONE_PER_SHARD.forEach(partition -> store.publish(List.of(task(partition.code(), partition))));
+        long start = clock.millis();
+        store.heartbeat(WORKER, Duration.ofMinutes(1));
+        clock.advance(Duration.ofSeconds(1));
+        store.consume(WORKER, 3, Duration.ZERO);
+
+        QueueInspection inspection = store.inspect(10);
+
+        assertThat(inspection.consumers()).containsExactly(new ConsumerPresence(WORKER,
+                Instant.ofEpochMilli(start + 1_000), Instant.ofEpochMilli(start + 60_000), true, 3));
+        assertThat(inspection.totalConsumers()).isEqualTo(1);
+    }
+
+    @Test
+    void with_more_consumers_than_the_limit_the_consumers_total_is_the_largest_shards() {
+        List.of("w1", "w2", "w3").forEach(name -> store.heartbeat(ConsumerId.of(name), Duration.ofMinutes(1)));
+
+        QueueInspection inspection = store.inspect(1);
+
+        assertThat(inspection.consumers()).extracting(ConsumerPresence::consumer).containsExactly(ConsumerId.of("w1"));
+        assertThat(inspection.totalConsumers()).isEqualTo(3);
+    }
+
+    @Test
+    void a_sharded_factory_lists_the_backends_queues_once_by_name() {
+        TaskStoreFactory listing = new TaskStoreFactory() {
+            @Override
+            public TaskStore forQueue(QueueName queue) {
+                return backend.forQueue(queue);
+            }
+
+            @Override
+            public List<QueueName> knownQueues() {
+                return List.of(QueueName.of("b"), QueueName.of("a"), QueueName.of("b"));
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+
+        try (ShardedTaskStoreFactory sharded = new ShardedTaskStoreFactory(listing, (queue, index) -> backend.forQueue(queue), 2)) {
+            assertThat(sharded.knownQueues()).containsExactly(QueueName.of("a"), QueueName.of("b"));
+        }
     }
 
     @Test

@@ -13,6 +13,7 @@ import io.ordo.ports.Clock;
 import io.ordo.ports.DeadLetterPage;
 import io.ordo.ports.FailOutcome;
 import io.ordo.ports.PublishReceipt;
+import io.ordo.ports.QueueInspection;
 import io.ordo.ports.QueueStats;
 import io.ordo.ports.QueueUnavailableException;
 import io.ordo.ports.ReclaimReport;
@@ -207,6 +208,11 @@ final class FaultyTaskStore implements TaskStore {
     @Override
     public QueueStats stats() {
         return call(delegate::stats);
+    }
+
+    @Override
+    public QueueInspection inspect(int limit) {
+        return call(() -> delegate.inspect(limit));
     }
 
     @Override

@@ -1,0 +1,91 @@
+package io.ordo.cli.dashboard;
+
+import io.ordo.cli.process.OrdoProcess;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.WebDriver;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+
+import static io.ordo.cli.dashboard.HeadlessChromium.await;
+import static io.ordo.cli.dashboard.HeadlessChromium.find;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The README's one command, {@code ordo dashboard --demo}, as a new user runs it: the printed link
+ * opens the dashboard with actions unlocked, the demo queue shows every kind of state. The test
+ * takes the screenshots of the overview and the dead letters: into target/ on every run, and into
+ * docs/images/ when run with {@code -Dordo.screenshots=update}.
+ */
+class DashboardDemoProcessTest {
+    private static final String UNLOCKED_LINK = "open with actions unlocked: ";
+    private static final Path SHOTS = Path.of("target", "dashboard-screenshots");
+    private static final Path DOCS_IMAGES = Path.of("..", "docs", "images");
+
+    @Test
+    void the_demo_dashboard_starts_in_one_command_and_shows_the_demo_queue() throws IOException {
+        WebDriver driver = HeadlessChromium.driver();
+        long started = System.nanoTime();
+        OrdoProcess dashboard = OrdoProcess.start("dashboard", "--demo", "--listen", "127.0.0.1:0",
+                "--sample-every", "500ms");
+        try (dashboard) {
+            String link = dashboard.awaitOut("the link with the token", line -> line.startsWith(UNLOCKED_LINK))
+                    .substring(UNLOCKED_LINK.length());
+            System.out.printf("ordo dashboard --demo served in %d ms%n", (System.nanoTime() - started) / 1_000_000);
+            assertThat(link).matches("http://127\\.0\\.0\\.1:\\d+/#token=[A-Za-z0-9_-]{43}");
+            assertThat(dashboard.out()).filteredOn(line -> line.contains(link.substring(link.indexOf('=') + 1)))
+                    .as("the token is printed once, and once in the link").hasSize(2);
+
+            driver.manage().window().setSize(new Dimension(1280, 800));
+            driver.get(link);
+            find(By.cssSelector("tr[data-queue='demo'] td[data-field='ready']"));
+            assertThat(driver.getCurrentUrl()).as("the token leaves the address bar").doesNotContain("token");
+            assertThat(find(By.id("actions-state")).getText()).isEqualTo("actions unlocked");
+            assertThat(Long.parseLong(find(By.cssSelector("tr[data-queue='demo'] td[data-field='dead']")).getText()))
+                    .isGreaterThanOrEqualTo(4);
+            // let the chart gather a few seconds of readings, then draw the page afresh
+            OrdoProcess.pause(4000);
+            driver.navigate().refresh();
+            await("a throughput line", d -> d.findElements(By.cssSelector("#throughput polyline.acked")).size() == 1);
+            find(By.cssSelector("tr[data-queue='demo'] td[data-field='ready']"));
+            shoot("dashboard-overview.png");
+
+            driver.manage().window().setSize(new Dimension(1280, 1240));
+            driver.get(link.substring(0, link.indexOf('#')) + "queues/demo");
+            assertThat(find(By.cssSelector("#locks tr[data-partition='!account-42']")).getText()).contains("billing-worker-7");
+            assertThat(find(By.cssSelector("#blocks tr[data-partition='thumbnails']")).getText()).contains("Unblock");
+            assertThat(find(By.cssSelector("#consumers tr[data-consumer='demo-worker-1']")).getText()).contains("alive");
+            shoot("dashboard-queue.png");
+            driver.manage().window().setSize(new Dimension(1280, 800));
+
+            driver.get(link.substring(0, link.indexOf('#')) + "queues/demo/dead-letters");
+            assertThat(find(By.cssSelector("tr[data-id='import-77'] td[data-field='payload'] pre")).getText())
+                    .startsWith("{\"note\":\"<script>alert('not run: shown as text')</script>\"");
+            shoot("dashboard-dead-letters.png");
+
+            dashboard.terminate();
+            assertThat(dashboard.awaitExit()).as("stopped by SIGTERM").isEqualTo(143);
+        } catch (RuntimeException | AssertionError failed) {
+            System.out.println("ordo dashboard --demo printed: " + String.join("\n", dashboard.err()));
+            throw failed;
+        } finally {
+            driver.manage().window().setSize(new Dimension(1366, 900));
+        }
+    }
+
+    /** Into target/ always; into docs/images/ only when asked, so an ordinary run leaves the work tree as it was. */
+    private static void shoot(String name) throws IOException {
+        Path file = SHOTS.resolve(name);
+        HeadlessChromium.screenshot(file);
+        System.out.printf("screenshot %s (%d bytes)%n", file, Files.size(file));
+        if ("update".equals(System.getProperty("ordo.screenshots"))) {
+            Files.createDirectories(DOCS_IMAGES);
+            Files.copy(file, DOCS_IMAGES.resolve(name), StandardCopyOption.REPLACE_EXISTING);
+            System.out.printf("screenshot copied to %s%n", DOCS_IMAGES.resolve(name).normalize());
+        }
+    }
+}

@@ -1,0 +1,102 @@
+package io.ordo.runtime.worker;
+
+import io.ordo.domain.ConsumerId;
+import io.ordo.domain.Lease;
+import io.ordo.domain.Partition;
+import io.ordo.domain.QueueSettings;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Hung handlers and suspects (docs/decisions/hung-handlers.md, poison-isolation.md), on virtual
+ * time: the worker gives up on a task held past the processing timeout and replaces its thread;
+ * a task whose last holder died runs with nothing else held.
+ */
+class ProcessingTimeoutTest {
+    private final WorkerHarness harness = new WorkerHarness();
+    private final VirtualScheduler scheduler = harness.onVirtualTime();
+    private final CountDownLatch release = new CountDownLatch(1);
+
+    @AfterEach
+    void stop() {
+        release.countDown();
+        harness.close();
+    }
+
+    @Test
+    void a_hung_handler_is_given_up_after_the_timeout_its_thread_replaced_and_its_late_outcome_dropped() {
+        // the worker gives up at 5 s; its reaper first runs at 10 s (a third of the default TTL)
+        harness.settings(QueueSettings.builder().processingTimeout(Duration.ofSeconds(5)).build());
+        harness.options.concurrency(1).prefetch(1);
+        harness.publish(Partition.regular("reports"), "hung");
+        harness.publish(Partition.regular("mail"), "next");
+        AtomicInteger firstRunReturned = new AtomicInteger();
+        harness.start((payload, context) -> {
+            if (payload.equals("hung") && context.attempt() == 1) {
+                while (release.getCount() > 0) {
+                    try {
+                        release.await();
+                    } catch (InterruptedException deaf) {
+                        // a hung handler does not notice
+                    }
+                }
+                firstRunReturned.incrementAndGet();
+            }
+            return Outcome.success();
+        });
+        Eventually.until("hung runs", () -> harness.events.started.contains("hung"));
+
+        scheduler.advance(Duration.ofSeconds(6));
+        Eventually.until("next runs on a replacement thread", () -> harness.events.count(Settlement.PROCESSED) == 1);
+        assertThat(harness.events.settlementsOf("hung")).containsExactly(Settlement.TIMED_OUT);
+        assertThat(harness.events.settlementsOf("next")).containsExactly(Settlement.PROCESSED);
+
+        scheduler.advance(Duration.ofSeconds(5)); // the reaper takes it back, attempt counted; it runs again
+        Eventually.until("hung's second run is processed", () -> harness.events.count(Settlement.PROCESSED) == 2);
+        assertThat(harness.events.settlementsOf("hung")).containsExactly(Settlement.TIMED_OUT, Settlement.PROCESSED);
+
+        release.countDown();
+        Eventually.until("the first run returns", () -> firstRunReturned.get() == 1);
+        Eventually.holdStill(Duration.ofMillis(50));
+        assertThat(harness.events.settlementsOf("hung")).as("the late outcome was dropped")
+                .containsExactly(Settlement.TIMED_OUT, Settlement.PROCESSED);
+        assertThat(harness.store.stats().ackedTotal()).isEqualTo(2);
+    }
+
+    @Test
+    void tasks_whose_holder_died_run_one_at_a_time_with_nothing_else_held_and_their_returns_cost_no_attempt() {
+        harness.options.concurrency(4).prefetch(8);
+        harness.publish(Partition.regular("a"), "a1");
+        harness.publish(Partition.regular("b"), "b1");
+        harness.publish(Partition.ordered("c"), "c1", "c2");
+        List<Lease> lost = harness.store.consume(ConsumerId.of("crashed-worker"), 10, Duration.ZERO);
+        assertThat(lost).hasSize(4);
+        AtomicInteger running = new AtomicInteger();
+        AtomicInteger mostAtOnce = new AtomicInteger();
+        Map<String, Integer> attempts = new ConcurrentHashMap<>();
+        harness.start((payload, context) -> {
+            mostAtOnce.accumulateAndGet(running.incrementAndGet(), Math::max);
+            attempts.put(payload, context.attempt());
+            Thread.sleep(5);
+            running.decrementAndGet();
+            return Outcome.success();
+        });
+
+        scheduler.advance(Duration.ofSeconds(30)); // crashed-worker expires; the reaper returns its four tasks
+        Eventually.until("all four are processed", () -> harness.events.count(Settlement.PROCESSED) == 4);
+
+        assertThat(mostAtOnce.get()).as("handlers running at once").isEqualTo(1);
+        assertThat(attempts).as("one attempt for the crash, one for the run; none for being sent back")
+                .containsOnly(Map.entry("a1", 2), Map.entry("b1", 2), Map.entry("c1", 2), Map.entry("c2", 2));
+        assertThat(harness.events.started).containsSubsequence("c1", "c2");
+    }
+}
