@@ -146,8 +146,14 @@ final class LettuceTransport<C extends StatefulConnection<byte[], byte[]>> imple
     }
 
     private C waiter() {
-        C connection = idleWaiters.poll();
-        return connection != null && connection.isOpen() ? connection : connect();
+        C connection;
+        while ((connection = idleWaiters.poll()) != null) {
+            if (connection.isOpen()) {
+                return connection;
+            }
+            connection.closeAsync(); // lost while idle (a restart, a failover): nobody would use its reconnects
+        }
+        return connect();
     }
 
     private C connect() {

@@ -36,7 +36,7 @@ class WorkerChaosTest {
     private static final int WORKERS = 3;
     private static final int CONCURRENCY = 4;
     private static final int PREFETCH = 8;
-    private static final int MAX_ATTEMPTS = 4;
+    private static final int MAX_ATTEMPTS = 3;
     private static final Duration HEARTBEAT_TTL = Duration.ofSeconds(2);
     private static final Duration CHAOS = Duration.ofSeconds(25);
     private static final long MIN_KILL_GAP_MS = 600;
@@ -126,7 +126,7 @@ class WorkerChaosTest {
     private static Duration awaitDrainedRestartingCrashed(TaskStore store, Fleet fleet) {
         AtomicReference<Duration> drained = new AtomicReference<>();
         long start = System.nanoTime();
-        long deadline = start + Duration.ofSeconds(90).toNanos();
+        long deadline = start + Duration.ofSeconds(120).toNanos();
         while (drained.get() == null) {
             fleet.restartTheCrashed();
             QueueStats stats = store.stats();

@@ -85,7 +85,8 @@ public final class DashboardServer implements AutoCloseable {
             throw new UncheckedIOException("cannot serve the dashboard on " + address.getHostString() + ":"
                     + address.getPort() + ": " + e.getMessage(), e);
         }
-        QueueDirectory directory = new QueueDirectory(stores, named);
+        // one listing per sampling interval: the overview refreshes about as often as the sampler reads
+        QueueDirectory directory = new QueueDirectory(stores, named, sampleEvery);
         ThroughputHistory history = new ThroughputHistory(directory::queuesQuietly,
                 queue -> stores.forQueue(queue).stats(), System::currentTimeMillis, sampleEvery, HISTORY_WINDOW);
         DashboardApi api = new DashboardApi(new ObjectMapper(), stores, directory, history, backend, guard.actionsEnabled());

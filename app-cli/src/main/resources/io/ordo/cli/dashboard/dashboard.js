@@ -120,8 +120,8 @@
       notify('Failed: ' + (body.error || response.status), true);
       return null;
     }
+    await refresh(); // the notice appears with the page that shows the action's effect
     if (success) notify(success(body));
-    await refresh();
     return body;
   }
 

@@ -33,6 +33,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import static io.ordo.cli.dashboard.HeadlessChromium.await;
+import static io.ordo.cli.dashboard.HeadlessChromium.click;
 import static io.ordo.cli.dashboard.HeadlessChromium.find;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -117,7 +118,7 @@ abstract class DashboardBrowserContract {
         assertCell(row + "td[data-field='dead']", stats.dead());
         assertThat(find(By.cssSelector(row + "td[data-field='paused']")).getText()).isEqualTo("running");
 
-        find(By.cssSelector(row + "a")).click();
+        click(By.cssSelector(row + "a"));
         await("the queue page", driver -> driver.getCurrentUrl().endsWith("/queues/" + queue));
         assertCell("div.card[data-field='ready'] .value", stats.ready());
         assertCell("div.card[data-field='delayed'] .value", stats.delayed());
@@ -154,6 +155,27 @@ abstract class DashboardBrowserContract {
         assertThat(store.stats().dead()).isZero();
         List<Lease> again = store.consume(ConsumerId.of("after-redrive"), 1, Duration.ZERO);
         assertThat(again).extracting(Lease::id).containsExactly(id);
+    }
+
+    @Test
+    void pause_resume_and_unblock_from_the_queue_page_reach_the_store() {
+        QueueName queue = freshQueue();
+        TaskStore store = stores.forQueue(queue);
+        store.publish(List.of(newTask("report-1", Partition.regular("reports"), 0, Duration.ZERO, "{}")));
+        store.blockPartition(Partition.regular("reports"), Duration.ofMinutes(10));
+
+        open("/queues/" + queue, true);
+        click(By.cssSelector("#blocks button[aria-label='Unblock reports']"));
+        await("the page to confirm the unblock", driver -> driver.findElement(By.id("notice")).getText().contains("unblocked"));
+        assertThat(store.inspect(10).blocks()).isEmpty();
+
+        click(By.id("pause"));
+        click(By.id("confirm-ok"));
+        find(By.id("paused"));
+        assertThat(store.stats().paused()).isTrue();
+        click(By.id("resume"));
+        await("the page to show the queue running", driver -> driver.findElements(By.id("paused")).isEmpty());
+        assertThat(store.stats().paused()).isFalse();
     }
 
     @Test
@@ -272,15 +294,15 @@ abstract class DashboardBrowserContract {
 
     /** Loads a page with or without the token in this tab's session storage. */
     private void open(String path, boolean withToken) {
-        String url = server.url() + path.substring(1);
         WebDriver driver = driver();
-        driver.get(url);
+        // session storage belongs to the origin: set it on a cheap page of the dashboard, then load the real one
+        driver.get(server.url() + "static/favicon.svg");
         if (withToken) {
             js().executeScript("sessionStorage.setItem(arguments[0], arguments[1])", TOKEN_KEY, TOKEN);
         } else {
             js().executeScript("sessionStorage.clear()");
         }
-        driver.navigate().refresh();
+        driver.get(server.url() + path.substring(1));
         find(By.cssSelector("main h1"));
     }
 

@@ -1,7 +1,9 @@
 package io.ordo.cli.dashboard;
 
 import org.openqa.selenium.By;
+import org.openqa.selenium.NoSuchElementException;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
@@ -75,6 +77,18 @@ final class HeadlessChromium {
         return await("the page to show " + by, driver -> {
             var found = driver.findElements(by);
             return found.isEmpty() ? null : found.get(0);
+        });
+    }
+
+    /** Clicks the element, found afresh if the page was redrawn (the overview and queue pages refresh by themselves). */
+    static void click(By by) {
+        await("to click " + by, driver -> {
+            try {
+                driver.findElement(by).click();
+                return true;
+            } catch (NoSuchElementException | StaleElementReferenceException redrawn) {
+                return null;
+            }
         });
     }
 

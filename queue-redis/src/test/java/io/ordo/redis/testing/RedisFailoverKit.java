@@ -20,10 +20,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * What a Redis crash costs, measured with publishers and consumers running: a restart from the
- * append-only file (SIGKILL, started again on the same port and directory) and a Sentinel failover
- * (SIGKILL of the master, the replica promoted), each with the store reconnecting by itself. Every test
- * prints its figures on one line ({@code [figures] ...}); docs/reliability.md quotes them. A backend's
- * test extends this and supplies its factory.
+ * append-only file (SIGKILL, started again on the same port and directory, {@code appendfsync everysec}
+ * and {@code always}) and Sentinel failovers (SIGKILL of the master, with and without publishes confirmed
+ * by {@code WAIT}; a {@code SENTINEL FAILOVER} that demotes a running master), each with the store
+ * reconnecting by itself. Every such test prints its figures on one line ({@code [figures] ...});
+ * docs/reliability.md quotes them. A backend's test extends this and supplies its factory.
  */
 public abstract class RedisFailoverKit {
     private static final int PUBLISHERS = 2;
@@ -136,6 +137,16 @@ public abstract class RedisFailoverKit {
             assertThat(store.get(TaskId.of("unconfirmed"))).isPresent();
             assertThatThrownBy(() -> store.publish(List.of(task))).isInstanceOf(QueueUnavailableException.class);
             assertThat(store.stats().ready()).as("publishing again made no second task").isEqualTo(1);
+        }
+    }
+
+    @Test
+    void sentinels_that_do_not_answer_fail_retryably_naming_them() {
+        String uri = "redis-sentinel://127.0.0.1:" + RedisServer.freePort() + "?master=" + SentinelGroup.MASTER_NAME;
+        try (RedisTaskStoreFactory factory = createFactory(options(uri).retries(0).build())) {
+            assertThatThrownBy(() -> factory.forQueue(freshQueue()).stats())
+                    .isInstanceOf(QueueUnavailableException.class)
+                    .hasMessageContaining(SentinelGroup.MASTER_NAME);
         }
     }
 

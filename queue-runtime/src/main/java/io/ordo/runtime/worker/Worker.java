@@ -156,7 +156,9 @@ public final class Worker<T> {
         heartbeats = new PeriodicJob("heartbeat of queue " + queue, scheduler, this::heartbeatInterval, this::heartbeat);
         reaper = new PeriodicJob("reaper of queue " + queue, scheduler, this::reaperInterval, this::reap);
         heartbeats.start(Duration.ZERO);
-        reaper.start(reaperInterval());
+        // at once: a worker restarted after a crash returns what its dead predecessor held without waiting
+        // a whole default interval (the queue's own TTL is known only after the first heartbeat)
+        reaper.start(Duration.ZERO);
         timeoutWatch = new PeriodicJob("processing timeout of queue " + queue, scheduler, this::timeoutWatchInterval,
                 this::giveUpOverdue);
         timeoutWatch.start(timeoutWatchInterval());
