@@ -41,6 +41,17 @@ final class HeldTasks {
         return Math.max(0, limit - tasks.size());
     }
 
+    /** Waits until nothing is held, {@code stop} says to give up or {@code timeout} passes; whether nothing is held. */
+    boolean awaitEmpty(java.time.Duration timeout, BooleanSupplier stop) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (room) {
+            while (!tasks.isEmpty() && !stop.getAsBoolean() && System.nanoTime() < deadline) {
+                room.wait(Math.max(1, Math.min(100, (deadline - System.nanoTime()) / 1_000_000)));
+            }
+        }
+        return tasks.isEmpty();
+    }
+
     void wakeWaiters() {
         synchronized (room) {
             room.notifyAll();

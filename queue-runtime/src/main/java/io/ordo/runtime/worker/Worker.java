@@ -82,6 +82,8 @@ public final class Worker<T> {
     /** The shortest TTL a heartbeat can set: at shutdown the consumer stops counting as live at once. */
     private static final Duration EXPIRE_AT_ONCE = Duration.ofMillis(1);
     private static final Duration LAST_WORDS = Duration.ofSeconds(1);
+    /** The longest a suspect waits for the worker's other tasks, and the worker for the suspect (poison-isolation.md). */
+    private static final Duration SUSPECT_WAIT = Duration.ofSeconds(10);
     /** How often the worker looks for a processing timeout while the queue sets none. */
     private static final Duration TIMEOUT_WATCH_IDLE = Duration.ofSeconds(1);
 
@@ -343,7 +345,8 @@ public final class Worker<T> {
      * Runs a suspect unit with nothing else held (docs/decisions/poison-isolation.md): the rest of
      * the fetch goes straight back, its attempt not counted, the unit starts once every other task
      * has settled, and nothing more is fetched until it has. If it crashes the process again, only
-     * it is charged an attempt, not the tasks that happened to be fetched with it.
+     * it is charged an attempt, not the tasks that happened to be fetched with it. Each wait ends
+     * after {@link #SUSPECT_WAIT}, so a hung handler (before or in the suspect) never stops the worker.
      */
     private void runAlone(Incarnation incarnation, List<Lease> leases, List<Lease> unit, long leasedAt)
             throws InterruptedException {
@@ -356,9 +359,9 @@ public final class Worker<T> {
             }
         }
         release(claimQueued(others));
-        held.awaitRoom(1, () -> stopping);
+        held.awaitEmpty(SUSPECT_WAIT, () -> stopping);
         dispatch(incarnation, unit, leasedAt);
-        held.awaitRoom(1, () -> stopping);
+        held.awaitEmpty(SUSPECT_WAIT, () -> stopping);
     }
 
     /** Ordered batches stay whole (one unit, in order); every regular task is a unit of its own. */
