@@ -56,6 +56,7 @@ final class DashboardApi {
     private final ThroughputHistory history;
     private final String backend;
     private final boolean actionsEnabled;
+    private final InspectionPacer inspections = new InspectionPacer(System::nanoTime);
 
     DashboardApi(ObjectMapper json, TaskStoreFactory stores, QueueDirectory directory, ThroughputHistory history,
                  String backend, boolean actionsEnabled) {
@@ -97,7 +98,8 @@ final class DashboardApi {
         if (segments.size() < 3 || !segments.get(0).equals("queues")) {
             return Reply.error(404, "no such API path");
         }
-        TaskStore store = stores.forQueue(QueueName.of(segments.get(1)));
+        QueueName queue = QueueName.of(segments.get(1));
+        TaskStore store = stores.forQueue(queue);
         String action = String.join("/", segments.subList(2, segments.size()));
         ObjectNode answer = json.createObjectNode();
         switch (action) {
@@ -131,6 +133,7 @@ final class DashboardApi {
                 return Reply.error(404, "no such action: " + action);
             }
         }
+        inspections.forget(queue);
         return Reply.ok(answer);
     }
 
@@ -162,7 +165,7 @@ final class DashboardApi {
         QueueStats stats = store.stats();
         root.set("stats", json.valueToTree(stats));
         try {
-            root.set("inspection", inspection(store.inspect(limit)));
+            root.set("inspection", inspection(inspections.inspect(queue, limit, store::inspect)));
         } catch (InvalidInputException badInput) {
             throw badInput;
         } catch (RuntimeException unavailable) {
