@@ -55,11 +55,15 @@ final class Fleet implements AutoCloseable {
         }
     }
 
-    /** The slots whose worker is working: connected and fetching, so a kill hits a worker with tasks in hand. */
+    /**
+     * The slots whose worker is alive and has processed a task (needs {@code --log-tasks}): a kill
+     * then hits a worker in full swing, not a JVM still loading its classes with a fetch in hand,
+     * which on a loaded machine can take seconds and would charge the same tasks again and again.
+     */
     List<Integer> working() {
         List<Integer> working = new ArrayList<>();
         for (int i = 0; i < slots.length; i++) {
-            if (slots[i].isAlive() && slots[i].err().stream().anyMatch(line -> line.startsWith("ordo: working on queue"))) {
+            if (slots[i].isAlive() && slots[i].out().stream().anyMatch(line -> line.startsWith("processed"))) {
                 working.add(i);
             }
         }
