@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -82,7 +83,7 @@ class HungHandlerTest {
                         "mail-1", "mail-2", "mail-3", "mail-4", "mail-5", "mail-6", "late-1", "late-2", "late-3");
                 assertThat(nextBegun).as("acct-3 waited for the hung task to be given up for good")
                         .isGreaterThan(hungRuns.get(1).at());
-                assertThat(journal.orderedViolations(Map.of("!account-42", ordered), java.util.Set.of("acct-hung")))
+                assertThat(journal.orderedViolations(Map.of("!account-42", ordered), Set.of("acct-hung")))
                         .as("the partition kept its order").isEmpty();
                 assertThat(worker.out()).as("the hung runs left the worker as timed out, never acked")
                         .filteredOn(line -> line.contains("acct-hung") && !line.startsWith("started"))

@@ -1,5 +1,6 @@
 package io.ordo.fault;
 
+import io.ordo.cli.process.OrdoProcess;
 import io.ordo.cli.process.RedisClient;
 import io.ordo.domain.DeadLetter;
 import io.ordo.domain.NewTask;
@@ -54,7 +55,7 @@ class PoisonTaskTest {
                     if (System.nanoTime() > deadline) {
                         throw new AssertionError("not drained: " + store.stats() + "\n" + fleet.currentErr());
                     }
-                    io.ordo.cli.process.OrdoProcess.pause(100);
+                    OrdoProcess.pause(100);
                 }
                 drained = Duration.ofNanos(System.nanoTime() - start);
                 fleet.restartTheCrashed();

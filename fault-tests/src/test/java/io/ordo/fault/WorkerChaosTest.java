@@ -1,9 +1,11 @@
 package io.ordo.fault;
 
+import io.ordo.cli.process.OrdoProcess;
 import io.ordo.cli.process.RedisClient;
 import io.ordo.domain.DeadLetter;
 import io.ordo.domain.NewTask;
 import io.ordo.domain.Partition;
+import io.ordo.domain.QueueName;
 import io.ordo.domain.QueueSettings;
 import io.ordo.ports.QueueStats;
 import io.ordo.ports.TaskStore;
@@ -14,7 +16,6 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,11 +37,11 @@ class WorkerChaosTest {
     private static final int WORKERS = 3;
     private static final int CONCURRENCY = 4;
     private static final int PREFETCH = 8;
-    private static final int MAX_ATTEMPTS = 4;
+    private static final int MAX_ATTEMPTS = 5;
     private static final Duration HEARTBEAT_TTL = Duration.ofSeconds(2);
-    private static final Duration CHAOS = Duration.ofSeconds(25);
-    private static final long MIN_KILL_GAP_MS = 600;
-    private static final long MAX_KILL_GAP_MS = 2400;
+    private static final Duration CHAOS = Duration.ofSeconds(40);
+    private static final long MIN_KILL_GAP_MS = 1000;
+    private static final long MAX_KILL_GAP_MS = 3000;
     private static final Duration TICK = Duration.ofMillis(50);
     private static final int REGULAR_PARTITIONS = 8;
     private static final int ORDERED_PARTITIONS = 4;
@@ -55,7 +56,7 @@ class WorkerChaosTest {
         String queue = "chaos-" + client.backend();
         Journal journal = Drill.newJournal(queue);
         try (RedisServer redis = RedisServer.start(); TaskStoreFactory stores = client.open(redis.uri())) {
-            TaskStore store = stores.forQueue(io.ordo.domain.QueueName.of(queue));
+            TaskStore store = stores.forQueue(QueueName.of(queue));
             store.configure(QueueSettings.builder().maxAttempts(MAX_ATTEMPTS).heartbeatTtl(HEARTBEAT_TTL).build());
             Producer producer = new Producer(store, new Random(seed + 1));
             try (Fleet fleet = new Fleet(WORKERS, journal, Drill.work(client, redis.uri(), queue, journal,
@@ -135,7 +136,7 @@ class WorkerChaosTest {
             } else if (System.nanoTime() > deadline) {
                 throw new AssertionError("the queue did not drain after the chaos: " + stats + "\n" + fleet.currentErr());
             } else {
-                io.ordo.cli.process.OrdoProcess.pause(100);
+                OrdoProcess.pause(100);
             }
         }
         return drained.get();

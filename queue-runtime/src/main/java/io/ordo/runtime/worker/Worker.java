@@ -335,7 +335,7 @@ public final class Worker<T> {
         return List.of();
     }
 
-    static boolean isSuspect(Lease lease) {
+    private static boolean isSuspect(Lease lease) {
         String lastError = lease.task().lastError();
         return lastError != null && ((lastError.startsWith("consumer ") && lastError.endsWith(" stopped heartbeating"))
                 || lastError.startsWith("processing timed out after "));

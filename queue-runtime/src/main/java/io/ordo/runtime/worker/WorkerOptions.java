@@ -152,7 +152,10 @@ public final class WorkerOptions {
         private Builder() {
         }
 
-        /** The consumer name (default: host name and process id, see {@link ConsumerNames}). */
+        /**
+         * The consumer name, used as given (default: host name, process id and a tag of this start;
+         * {@link ConsumerNames#startUnique} tags a name of your own).
+         */
         public Builder consumer(ConsumerId value) {
             consumer = value;
             return this;
