@@ -428,7 +428,7 @@ final class InMemoryTaskStore implements TaskStore {
             lastHeartbeats.remove(consumer);
             for (Lease lease : heldBy(consumer)) {
                 held.remove(lease.id());
-                if (takeBackCrashed(lease, "consumer " + consumer + " stopped heartbeating", now)) {
+                if (takeBackCrashed(lease, Reasons.holderStoppedHeartbeating(consumer), now)) {
                     buried++;
                 } else {
                     returned++;
@@ -456,7 +456,7 @@ final class InMemoryTaskStore implements TaskStore {
                 }
                 timedOut++;
                 held.remove(lease.id());
-                if (takeBackCrashed(lease, "processing timed out after " + timeout + " ms", now)) {
+                if (takeBackCrashed(lease, Reasons.processingTimedOut(timeout), now)) {
                     buried++;
                 } else {
                     returned++;

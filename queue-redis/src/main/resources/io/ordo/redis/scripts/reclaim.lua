@@ -31,6 +31,7 @@ for _, consumer in ipairs(dead) do
         local r = load(id)
         leave_flight(id, r)
         if is_ordered(r.code) then ordered[#ordered + 1] = r.code end
+        -- the same texts as Reasons.holderStoppedHeartbeating / processingTimedOut: workers recognise them
         take_back_crashed(id, r, 'consumer ' .. consumer .. ' stopped heartbeating')
     end
     call('DEL', held)

@@ -13,6 +13,7 @@ import io.ordo.ports.Clock;
 import io.ordo.ports.FailOutcome;
 import io.ordo.ports.PayloadCodec;
 import io.ordo.ports.QueueUnavailableException;
+import io.ordo.ports.Reasons;
 import io.ordo.ports.ReclaimReport;
 import io.ordo.ports.RejectOutcome;
 import io.ordo.ports.Rejection;
@@ -336,9 +337,7 @@ public final class Worker<T> {
     }
 
     private static boolean isSuspect(Lease lease) {
-        String lastError = lease.task().lastError();
-        return lastError != null && ((lastError.startsWith("consumer ") && lastError.endsWith(" stopped heartbeating"))
-                || lastError.startsWith("processing timed out after "));
+        return Reasons.isReclaim(lease.task().lastError());
     }
 
     /**
