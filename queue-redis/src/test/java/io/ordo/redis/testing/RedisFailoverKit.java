@@ -154,8 +154,7 @@ public abstract class RedisFailoverKit {
     }
 
     private Restart restartFromAof(String appendfsync) {
-        try (RedisServer redis = RedisServer.start(RedisServer::freePort,
-                List.of("--appendonly", "yes", "--appendfsync", appendfsync));
+        try (RedisServer redis = RedisServer.startWithAppendOnlyFile(appendfsync);
              RedisTaskStoreFactory factory = createFactory(options(redis.uri()).build())) {
             SteadyTraffic traffic = new SteadyTraffic(factory.forQueue(freshQueue()), PUBLISHERS, CONSUMERS);
             List<String> lost;

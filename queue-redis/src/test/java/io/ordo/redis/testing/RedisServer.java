@@ -48,6 +48,15 @@ public final class RedisServer implements AutoCloseable {
     }
 
     /**
+     * Starts a fresh server that keeps an append-only file with the given {@code appendfsync} policy
+     * ({@code always}, {@code everysec}), so {@link #kill()} or {@link #stop()} and {@link #startAgain()}
+     * show what survives a restart.
+     */
+    public static RedisServer startWithAppendOnlyFile(String appendfsync) {
+        return start(RedisServer::freePort, List.of("--appendonly", "yes", "--appendfsync", appendfsync));
+    }
+
+    /**
      * Starts a fresh server on a port from {@code ports} (asked again if another process takes it first),
      * with more redis-server arguments, e.g. {@code --cluster-enabled yes}; the server runs in a directory
      * of its own, where relative file names (a cluster's {@code nodes.conf}) land.
