@@ -57,13 +57,14 @@ public final class DashboardServer implements AutoCloseable {
     private final ThroughputHistory history;
     private final AccessGuard guard;
     private final DashboardApi api;
-    private final ObjectMapper json = new ObjectMapper();
+    private final ObjectMapper json;
     private final byte[] shell;
     private final Map<String, byte[]> files = new HashMap<>();
 
     private DashboardServer(HttpServer server, ExecutorService executor, ThroughputHistory history, AccessGuard guard,
-                            DashboardApi api) {
+                            DashboardApi api, ObjectMapper json) {
         this.server = server;
+        this.json = json;
         this.executor = executor;
         this.history = history;
         this.guard = guard;
@@ -89,14 +90,15 @@ public final class DashboardServer implements AutoCloseable {
         QueueDirectory directory = new QueueDirectory(stores, named, sampleEvery);
         ThroughputHistory history = new ThroughputHistory(directory::queuesQuietly,
                 queue -> stores.forQueue(queue).stats(), System::currentTimeMillis, sampleEvery, HISTORY_WINDOW);
-        DashboardApi api = new DashboardApi(new ObjectMapper(), stores, directory, history, backend, guard.actionsEnabled());
+        ObjectMapper json = new ObjectMapper();
+        DashboardApi api = new DashboardApi(json, stores, directory, history, backend, guard.actionsEnabled());
         AtomicInteger threads = new AtomicInteger();
         ExecutorService executor = Executors.newFixedThreadPool(4, job -> {
             Thread thread = new Thread(job, "ordo-dashboard-http-" + threads.incrementAndGet());
             thread.setDaemon(true);
             return thread;
         });
-        DashboardServer dashboard = new DashboardServer(server, executor, history, guard, api);
+        DashboardServer dashboard = new DashboardServer(server, executor, history, guard, api, json);
         server.createContext("/", dashboard::handle);
         server.setExecutor(executor);
         history.start();

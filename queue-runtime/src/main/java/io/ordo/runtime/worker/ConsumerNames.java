@@ -7,6 +7,7 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.security.SecureRandom;
 import java.util.Map;
+import java.util.Random;
 import java.util.function.Supplier;
 
 /**
@@ -55,7 +56,7 @@ public final class ConsumerNames {
         return START_TAG;
     }
 
-    static String tag(java.util.Random random) {
+    static String tag(Random random) {
         StringBuilder tag = new StringBuilder(TAG_LENGTH);
         for (int i = 0; i < TAG_LENGTH; i++) {
             tag.append(TAG_ALPHABET.charAt(random.nextInt(TAG_ALPHABET.length())));

@@ -3,6 +3,7 @@ package io.ordo.runtime.worker;
 import io.ordo.domain.Lease;
 
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 
 /**
  * A task the worker holds. Its state changes by compare-and-set, so exactly one of the handler
@@ -10,7 +11,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * what happens to it.
  */
 final class HeldTask {
-    enum State { QUEUED, RUNNING, DONE }
+    enum State { QUEUED, RUNNING, DONE, TIMED_OUT }
 
     final Lease lease;
     final Incarnation incarnation;
@@ -18,8 +19,7 @@ final class HeldTask {
     final long leasedAt;
     private final AtomicReference<State> state = new AtomicReference<>(State.QUEUED);
     private Thread runner;
-    private volatile boolean timedOut;
-    private volatile boolean threadReplaced;
+    private boolean threadReplaced;
 
     HeldTask(Lease lease, Incarnation incarnation, long leasedAt) {
         this.lease = lease;
@@ -56,14 +56,15 @@ final class HeldTask {
 
     /**
      * Takes a running task held longer than the processing timeout, to give up on it: its outcome
-     * will be dropped when (if ever) its handler returns.
+     * will be dropped when (if ever) its handler returns. {@code replaceThread} runs only if it was
+     * taken, and under this task's lock, so {@link #wasThreadReplaced} never misses its answer.
      */
-    boolean claimTimedOut() {
-        if (state.compareAndSet(State.RUNNING, State.DONE)) {
-            timedOut = true;
-            return true;
+    synchronized boolean claimTimedOut(BooleanSupplier replaceThread) {
+        if (!state.compareAndSet(State.RUNNING, State.TIMED_OUT)) {
+            return false;
         }
-        return false;
+        threadReplaced = replaceThread.getAsBoolean();
+        return true;
     }
 
     /** Interrupts its handler if that is still running it. */
@@ -74,15 +75,11 @@ final class HeldTask {
     }
 
     boolean timedOut() {
-        return timedOut;
+        return state.get() == State.TIMED_OUT;
     }
 
     /** A handler thread was added in place of the one stuck in this task's handler. */
-    void threadReplaced() {
-        threadReplaced = true;
-    }
-
-    boolean wasThreadReplaced() {
+    synchronized boolean wasThreadReplaced() {
         return threadReplaced;
     }
 

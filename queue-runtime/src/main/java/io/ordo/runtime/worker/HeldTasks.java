@@ -2,6 +2,7 @@ package io.ordo.runtime.worker;
 
 import io.ordo.domain.TaskId;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -42,7 +43,7 @@ final class HeldTasks {
     }
 
     /** Waits until nothing is held, {@code stop} says to give up or {@code timeout} passes; whether nothing is held. */
-    boolean awaitEmpty(java.time.Duration timeout, BooleanSupplier stop) throws InterruptedException {
+    boolean awaitEmpty(Duration timeout, BooleanSupplier stop) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         synchronized (room) {
             while (!tasks.isEmpty() && !stop.getAsBoolean() && System.nanoTime() < deadline) {

@@ -41,6 +41,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 
@@ -501,11 +502,8 @@ public final class Worker<T> {
      * completes each task's future with whether it was acked.
      */
     private void ack(List<AckGroups.PendingAck> group) {
-        Map<ConsumerId, List<AckGroups.PendingAck>> byConsumer = new LinkedHashMap<>();
-        group.forEach(ack -> byConsumer.computeIfAbsent(ack.task().lease.consumer(), consumer -> new ArrayList<>()).add(ack));
-        byConsumer.forEach((consumer, acks) -> {
-            List<TaskId> ids = new ArrayList<>(acks.size());
-            acks.forEach(ack -> ids.add(ack.task().lease.id()));
+        byConsumer(group, AckGroups.PendingAck::task).forEach((consumer, acks) -> {
+            List<TaskId> ids = acks.stream().map(ack -> ack.task().lease.id()).toList();
             AtomicInteger tries = new AtomicInteger();
             Map<TaskId, AckOutcome> acked = call(() -> {
                 tries.incrementAndGet();
@@ -629,10 +627,7 @@ public final class Worker<T> {
             if (!overdue(task, now)) {
                 continue;
             }
-            if (task.claimTimedOut()) {
-                if (addReplacementThread()) {
-                    task.threadReplaced();
-                }
+            if (task.claimTimedOut(this::addReplacementThread)) {
                 LOG.warn("queue {}: task {} still running after the processing timeout of {} ms; giving up on it"
                                 + " (the reaper returns it), interrupting its handler; {} handler thread(s) replaced",
                         queue, task.lease.id(), processingTimeout.toMillis(), replacementThreads.get());
@@ -654,9 +649,7 @@ public final class Worker<T> {
                 queue, task.lease.id(), took.toMillis());
         if (task.wasThreadReplaced()) {
             synchronized (replacementThreads) {
-                int size = options.concurrency() + replacementThreads.decrementAndGet();
-                handlers.setCorePoolSize(size); // the surplus thread ends when idle
-                handlers.setMaximumPoolSize(size);
+                resizeHandlers(replacementThreads.decrementAndGet()); // the surplus thread ends when idle
             }
         }
     }
@@ -667,10 +660,20 @@ public final class Worker<T> {
             if (replacementThreads.get() >= options.concurrency()) {
                 return false;
             }
-            int size = options.concurrency() + replacementThreads.incrementAndGet();
+            resizeHandlers(replacementThreads.incrementAndGet());
+            return true;
+        }
+    }
+
+    /** The concurrency plus {@code replacements} threads; the pool never has its core above its maximum. */
+    private void resizeHandlers(int replacements) {
+        int size = options.concurrency() + replacements;
+        if (size > handlers.getMaximumPoolSize()) {
             handlers.setMaximumPoolSize(size);
             handlers.setCorePoolSize(size);
-            return true;
+        } else {
+            handlers.setCorePoolSize(size);
+            handlers.setMaximumPoolSize(size);
         }
     }
 
@@ -696,9 +699,7 @@ public final class Worker<T> {
 
     /** Returns claimed tasks unprocessed, their attempt not counted; one call per consumer name. */
     private void release(List<HeldTask> tasks) {
-        Map<ConsumerId, List<HeldTask>> byConsumer = new LinkedHashMap<>();
-        tasks.forEach(task -> byConsumer.computeIfAbsent(task.lease.consumer(), consumer -> new ArrayList<>()).add(task));
-        byConsumer.forEach((consumer, group) -> {
+        byConsumer(tasks, Function.identity()).forEach((consumer, group) -> {
             List<TaskId> ids = group.stream().map(task -> task.lease.id()).toList();
             Map<TaskId, ReleaseOutcome> released = call(() -> store.release(consumer, ids));
             for (HeldTask task : group) {
@@ -710,6 +711,13 @@ public final class Worker<T> {
                 }
             }
         });
+    }
+
+    /** Groups by the consumer name each task was leased under, in order: one store call per name. */
+    private static <E> Map<ConsumerId, List<E>> byConsumer(List<E> items, Function<E, HeldTask> task) {
+        Map<ConsumerId, List<E>> byConsumer = new LinkedHashMap<>();
+        items.forEach(item -> byConsumer.computeIfAbsent(task.apply(item).lease.consumer(), consumer -> new ArrayList<>()).add(item));
+        return byConsumer;
     }
 
     private List<HeldTask> claimQueued(List<HeldTask> tasks) {
