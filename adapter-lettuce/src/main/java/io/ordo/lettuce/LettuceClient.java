@@ -12,7 +12,6 @@ import io.lettuce.core.SocketOptions;
 import io.lettuce.core.SslOptions;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.BaseRedisCommands;
 import io.lettuce.core.api.sync.RedisKeyCommands;
 import io.lettuce.core.api.sync.RedisListCommands;
 import io.lettuce.core.api.sync.RedisScriptingCommands;
@@ -20,6 +19,7 @@ import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.resource.ClientResources;
@@ -45,25 +45,18 @@ final class LettuceClient<C extends StatefulConnection<byte[], byte[]>> {
     /** The longest pause between two attempts to reconnect a lost connection. */
     private static final Duration RECONNECT_CAP = Duration.ofMillis(500);
     private final AbstractRedisClient client;
-    private final Supplier<C> connector;
-    private final Function<C, RedisScriptingCommands<byte[], byte[]>> scripting;
-    private final Function<C, RedisListCommands<byte[], byte[]>> lists;
-    private final Function<C, BaseRedisCommands<byte[], byte[]>> basics;
     /** Resources made for this client alone (a client does not shut down resources it was given); or null. */
-    private ClientResources ownResources;
-    private final Function<C, RedisKeyCommands<byte[], byte[]>> keys;
+    private final ClientResources ownResources;
+    private final Supplier<C> connector;
+    /** A connection's commands: every command Ordo sends exists for one server and for a cluster alike. */
+    private final Function<C, RedisClusterCommands<byte[], byte[]>> commands;
 
-    private LettuceClient(AbstractRedisClient client, Supplier<C> connector,
-                          Function<C, RedisScriptingCommands<byte[], byte[]>> scripting,
-                          Function<C, RedisListCommands<byte[], byte[]>> lists,
-                          Function<C, BaseRedisCommands<byte[], byte[]>> basics,
-                          Function<C, RedisKeyCommands<byte[], byte[]>> keys) {
+    private LettuceClient(AbstractRedisClient client, ClientResources ownResources, Supplier<C> connector,
+                          Function<C, RedisClusterCommands<byte[], byte[]>> commands) {
         this.client = client;
+        this.ownResources = ownResources;
         this.connector = connector;
-        this.scripting = scripting;
-        this.lists = lists;
-        this.basics = basics;
-        this.keys = keys;
+        this.commands = commands;
     }
 
     /**
@@ -81,12 +74,8 @@ final class LettuceClient<C extends StatefulConnection<byte[], byte[]>> {
         RedisClient client = RedisClient.create(resources, endpoint.sentinel() ? sentinelUri(options)
                 : uri(options, endpoint.host(), endpoint.port()));
         client.setOptions(common(ClientOptions.builder(), options).build());
-        LettuceClient<StatefulRedisConnection<byte[], byte[]>> standalone = new LettuceClient<>(client,
-                () -> client.connect(ByteArrayCodec.INSTANCE),
-                StatefulRedisConnection::sync, StatefulRedisConnection::sync, StatefulRedisConnection::sync,
+        return new LettuceClient<>(client, resources, () -> client.connect(ByteArrayCodec.INSTANCE),
                 StatefulRedisConnection::sync);
-        standalone.ownResources = resources;
-        return standalone;
     }
 
     /** A cluster from its seed nodes; the topology is read at the first connect and again on redirects. */
@@ -98,9 +87,8 @@ final class LettuceClient<C extends StatefulConnection<byte[], byte[]>> {
                 .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
                         .enableAllAdaptiveRefreshTriggers().build())
                 .build());
-        return new LettuceClient<>(client, () -> connectToEveryMaster(client),
-                StatefulRedisClusterConnection::sync, StatefulRedisClusterConnection::sync,
-                StatefulRedisClusterConnection::sync, StatefulRedisClusterConnection::sync);
+        return new LettuceClient<>(client, null, () -> connectToEveryMaster(client),
+                StatefulRedisClusterConnection::sync);
     }
 
     /**
@@ -128,22 +116,22 @@ final class LettuceClient<C extends StatefulConnection<byte[], byte[]>> {
     }
 
     RedisScriptingCommands<byte[], byte[]> scripting(C connection) {
-        return scripting.apply(connection);
+        return commands.apply(connection);
     }
 
     RedisListCommands<byte[], byte[]> lists(C connection) {
-        return lists.apply(connection);
+        return commands.apply(connection);
     }
 
     /** SCAN to the end; a cluster connection's SCAN goes over every master in turn. */
     List<byte[]> scanKeys(C connection, byte[] pattern) {
-        RedisKeyCommands<byte[], byte[]> commands = keys.apply(connection);
+        RedisKeyCommands<byte[], byte[]> keys = commands.apply(connection);
         ScanArgs match = ScanArgs.Builder.matches(pattern).limit(1000);
         List<byte[]> found = new ArrayList<>();
-        KeyScanCursor<byte[]> cursor = commands.scan(match);
+        KeyScanCursor<byte[]> cursor = keys.scan(match);
         found.addAll(cursor.getKeys());
         while (!cursor.isFinished()) {
-            cursor = commands.scan(cursor, match);
+            cursor = keys.scan(cursor, match);
             found.addAll(cursor.getKeys());
         }
         return found;
@@ -151,7 +139,7 @@ final class LettuceClient<C extends StatefulConnection<byte[], byte[]>> {
 
     /** WAIT on this connection: the replicas that acknowledged its writes so far. */
     long waitForReplicas(C connection, int replicas, Duration timeout) {
-        return basics.apply(connection).waitForReplication(replicas, timeout.toMillis());
+        return commands.apply(connection).waitForReplication(replicas, timeout.toMillis());
     }
 
     void shutdown(Duration quietPeriod, Duration timeout) {

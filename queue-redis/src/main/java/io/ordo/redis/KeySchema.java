@@ -6,6 +6,7 @@ import io.ordo.domain.QueueName;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * The Redis keys of one queue: {@code ordo:{<queue>}:<kind>}, all under the queue's hash tag so a queue
@@ -26,6 +27,9 @@ public final class KeySchema {
      * after the tag is the tag's end.
      */
     static final String KNOWN_QUEUE_PATTERN = "ordo:{*}:[mbc]*";
+
+    /** The index after a shard tag's {@code #}; compiled once, as every key of a scan is read. */
+    private static final Pattern SHARD_INDEX = Pattern.compile("[0-9]{1,4}");
 
     /** Shards a sharded queue may have at most (docs/scaling.md). */
     public static final int MAX_SHARDS = 1024;
@@ -73,7 +77,7 @@ public final class KeySchema {
         }
         String tag = key.substring(start.length(), end);
         int shard = tag.lastIndexOf('#');
-        if (shard >= 0 && !tag.substring(shard + 1).matches("[0-9]{1,4}")) {
+        if (shard >= 0 && !SHARD_INDEX.matcher(tag.substring(shard + 1)).matches()) {
             return Optional.empty();
         }
         try {

@@ -36,7 +36,7 @@ public final class RedisEndpoint {
     public static final int DEFAULT_SENTINEL_PORT = 26379;
     /** How long a publish waits for its replicas when the URI names {@code wait} but no {@code waitTimeout}. */
     public static final Duration DEFAULT_WAIT_TIMEOUT = Duration.ofSeconds(1);
-    private static final int MAX_WAIT_REPLICAS = 100;
+    static final int MAX_WAIT_REPLICAS = 100;
     private static final Duration MAX_WAIT_TIMEOUT = Duration.ofMinutes(1);
 
     private final String host;
@@ -121,24 +121,10 @@ public final class RedisEndpoint {
         int pathStart = rest.indexOf('/');
         String authority = pathStart < 0 ? rest : rest.substring(0, pathStart);
         String path = pathStart < 0 ? "" : rest.substring(pathStart);
-        int at = authority.lastIndexOf('@');
-        String userInfo = at < 0 ? "" : authority.substring(0, at + 1);
-        List<RedisEndpoint> nodes = new ArrayList<>();
-        for (String node : authority.substring(at + 1).split(",", -1)) {
-            if (node.isBlank()) {
-                throw new InvalidInputException("redisUri", "needs host[:port] for every sentinel, was "
-                        + redact(original));
-            }
-            String address = node.trim();
-            boolean hasPort = address.startsWith("[") ? address.contains("]:") : address.contains(":");
-            nodes.add(parseServer("redis://" + userInfo + address + (hasPort ? "" : ":" + DEFAULT_SENTINEL_PORT)
-                    + path));
-        }
+        List<RedisEndpoint> nodes = parseNodes(authority, false, DEFAULT_SENTINEL_PORT, path, "sentinel", original);
         RedisEndpoint first = nodes.get(0);
-        List<InetSocketAddress> addresses = nodes.stream()
-                .map(node -> InetSocketAddress.createUnresolved(node.host(), node.port())).toList();
         return new RedisEndpoint(first.host, first.port, false, first.username, first.password, first.database,
-                List.of(), addresses, master, 0, DEFAULT_WAIT_TIMEOUT);
+                List.of(), addresses(nodes), master, 0, DEFAULT_WAIT_TIMEOUT);
     }
 
     private static Map<String, String> query(String query, String uri) {
@@ -226,19 +212,36 @@ public final class RedisEndpoint {
         if (!path.isEmpty() && !path.equals("/") && !path.equals("/0")) {
             throw new InvalidInputException("redisUri", "a cluster has only database 0, was " + redact(uri));
         }
+        List<RedisEndpoint> seeds = parseNodes(authority, tls, DEFAULT_PORT, "", "node", uri);
+        RedisEndpoint first = seeds.get(0);
+        return new RedisEndpoint(first.host, first.port, tls, first.username, first.password, 0, addresses(seeds));
+    }
+
+    /**
+     * The comma-separated nodes of a cluster's or the sentinels' authority, each read as a one-server URI
+     * with the shared user, TLS and {@code path}, so every form parses alike.
+     */
+    private static List<RedisEndpoint> parseNodes(String authority, boolean tls, int defaultPort, String path,
+                                                  String noun, String original) {
         int at = authority.lastIndexOf('@');
         String userInfo = at < 0 ? "" : authority.substring(0, at + 1);
-        List<RedisEndpoint> seeds = new ArrayList<>();
+        List<RedisEndpoint> nodes = new ArrayList<>();
         for (String node : authority.substring(at + 1).split(",", -1)) {
             if (node.isBlank()) {
-                throw new InvalidInputException("redisUri", "needs host[:port] for every node, was " + redact(uri));
+                throw new InvalidInputException("redisUri", "needs host[:port] for every " + noun + ", was "
+                        + redact(original));
             }
-            seeds.add(parseServer((tls ? "rediss://" : "redis://") + userInfo + node.trim()));
+            String address = node.trim();
+            boolean hasPort = address.startsWith("[") ? address.contains("]:") : address.contains(":");
+            // parseServer itself falls back to DEFAULT_PORT
+            String port = hasPort || defaultPort == DEFAULT_PORT ? "" : ":" + defaultPort;
+            nodes.add(parseServer((tls ? "rediss://" : "redis://") + userInfo + address + port + path));
         }
-        RedisEndpoint first = seeds.get(0);
-        List<InetSocketAddress> addresses = seeds.stream()
-                .map(seed -> InetSocketAddress.createUnresolved(seed.host(), seed.port())).toList();
-        return new RedisEndpoint(first.host, first.port, tls, first.username, first.password, 0, addresses);
+        return nodes;
+    }
+
+    private static List<InetSocketAddress> addresses(List<RedisEndpoint> nodes) {
+        return nodes.stream().map(node -> InetSocketAddress.createUnresolved(node.host(), node.port())).toList();
     }
 
     private static RedisEndpoint parseServer(String uri) {

@@ -32,7 +32,7 @@ public final class RedisOptions {
         Validate.notNull("endpoint", builder.endpoint);
         this.connectTimeout = positive("connectTimeout", builder.connectTimeout);
         this.commandTimeout = positive("commandTimeout", builder.commandTimeout);
-        Validate.range("publishWaitReplicas", builder.waitReplicas, 0, 100);
+        Validate.range("publishWaitReplicas", builder.waitReplicas, 0, RedisEndpoint.MAX_WAIT_REPLICAS);
         positive("publishWaitTimeout", builder.waitTimeout);
         if (builder.waitReplicas > 0 && builder.waitTimeout.compareTo(commandTimeout) >= 0) {
             throw new io.ordo.domain.InvalidInputException("publishWaitTimeout", "must be shorter than the"

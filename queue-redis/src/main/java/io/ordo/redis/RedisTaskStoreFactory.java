@@ -3,7 +3,6 @@ package io.ordo.redis;
 import io.ordo.domain.QueueName;
 import io.ordo.domain.Validate;
 import io.ordo.ports.Clock;
-import io.ordo.ports.QueueUnavailableException;
 import io.ordo.ports.TaskStore;
 import io.ordo.ports.TaskStoreFactory;
 
@@ -60,17 +59,7 @@ public final class RedisTaskStoreFactory implements TaskStoreFactory {
      */
     @Override
     public List<QueueName> knownQueues() {
-        List<byte[]> keys;
-        try {
-            keys = transport.scanKeys(KeySchema.KNOWN_QUEUE_PATTERN.getBytes(StandardCharsets.UTF_8));
-        } catch (RedisUnreachable e) {
-            throw new QueueUnavailableException("Redis at " + transport.endpoint().address() + " is unavailable: "
-                    + e.getMessage(), e);
-        } catch (RedisErrorReply e) {
-            throw new QueueUnavailableException("Redis at " + transport.endpoint().address()
-                    + " refused to list the queues' keys: " + e.getMessage(), e);
-        }
-        return keys.stream()
+        return executor.scanKeys(KeySchema.KNOWN_QUEUE_PATTERN.getBytes(StandardCharsets.UTF_8)).stream()
                 .map(key -> KeySchema.queueOfKey(new String(key, StandardCharsets.UTF_8)))
                 .flatMap(Optional::stream)
                 .distinct()

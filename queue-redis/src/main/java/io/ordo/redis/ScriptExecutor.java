@@ -62,41 +62,49 @@ public final class ScriptExecutor {
         }
     }
 
+    /** The names of the keys matching {@code pattern} (SCAN; on a cluster every node), for operators' views. */
+    List<byte[]> scanKeys(byte[] pattern) {
+        try {
+            return transport.scanKeys(pattern);
+        } catch (RedisUnreachable e) {
+            throw unavailable(e);
+        } catch (RedisErrorReply e) {
+            throw new QueueUnavailableException("Redis at " + transport.endpoint().address()
+                    + " refused to list the queues' keys: " + e.getMessage(), e);
+        }
+    }
+
     public RedisEndpoint endpoint() {
         return transport.endpoint();
     }
 
+    /** EVALSHA, and EVAL when the server does not have the script (NOSCRIPT). */
     private Object callOnce(RedisScript script, KeySchema keys, byte[][] args) {
-        if (script == RedisScript.PUBLISH && publishWaitReplicas > 0) {
-            return callConfirmed(script, keys, args);
-        }
         try {
-            return transport.evalSha(script.sha(), keys.fixedKeys(), args);
+            return send(script, false, keys, args);
         } catch (RedisErrorReply e) {
             if (!e.isNoScript()) {
                 throw e;
             }
-            return transport.eval(script.body(), keys.fixedKeys(), args);
+            return send(script, true, keys, args);
         }
     }
 
+    private Object send(RedisScript script, boolean withBody, KeySchema keys, byte[][] args) {
+        if (script == RedisScript.PUBLISH && publishWaitReplicas > 0) {
+            return confirmed(transport.evalAndWait(script.sha(), withBody ? script.body() : null, keys.fixedKeys(),
+                    args, publishWaitReplicas, publishWaitTimeout), keys);
+        }
+        return withBody ? transport.eval(script.body(), keys.fixedKeys(), args)
+                : transport.evalSha(script.sha(), keys.fixedKeys(), args);
+    }
+
     /**
-     * A publish that counts only once {@code publishWaitReplicas} replicas have it, so a failover to one of
+     * A publish counts only once {@code publishWaitReplicas} replicas have it, so a failover to one of
      * them cannot lose it. Fewer in time is a retryable failure; the tasks are on the master all the same,
      * and publishing them again is safe since their ids are deduplicated.
      */
-    private Object callConfirmed(RedisScript script, KeySchema keys, byte[][] args) {
-        RedisTransport.ConfirmedReply confirmed;
-        try {
-            confirmed = transport.evalAndWait(script.sha(), null, keys.fixedKeys(), args, publishWaitReplicas,
-                    publishWaitTimeout);
-        } catch (RedisErrorReply e) {
-            if (!e.isNoScript()) {
-                throw e;
-            }
-            confirmed = transport.evalAndWait(script.sha(), script.body(), keys.fixedKeys(), args,
-                    publishWaitReplicas, publishWaitTimeout);
-        }
+    private Object confirmed(RedisTransport.ConfirmedReply confirmed, KeySchema keys) {
         if (confirmed.replicas() < publishWaitReplicas) {
             throw new QueueUnavailableException("publish to queue " + keys.queue() + " on Redis at "
                     + transport.endpoint().address() + " not confirmed: " + confirmed.replicas() + " of "
