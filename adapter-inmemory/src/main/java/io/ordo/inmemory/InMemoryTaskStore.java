@@ -14,6 +14,7 @@ import io.ordo.domain.TaskId;
 import io.ordo.domain.TaskState;
 import io.ordo.domain.Validate;
 import io.ordo.ports.AckOutcome;
+import io.ordo.ports.AckedAndTaken;
 import io.ordo.ports.CancelOutcome;
 import io.ordo.ports.Clock;
 import io.ordo.ports.ConsumerPresence;
@@ -246,6 +247,13 @@ final class InMemoryTaskStore implements TaskStore {
             outcomes.put(id, AckOutcome.ACKED);
         }
         return outcomes;
+    }
+
+    /** One monitor: the acks and the first look for tasks happen with no other call in between. */
+    @Override
+    public synchronized AckedAndTaken ackAndConsume(ConsumerId consumer, Collection<TaskId> acks, int max,
+                                                    Duration wait) {
+        return TaskStore.super.ackAndConsume(consumer, acks, max, wait);
     }
 
     @Override

@@ -4,9 +4,11 @@ import io.ordo.domain.ConsumerId;
 import io.ordo.domain.Lease;
 import io.ordo.domain.NewTask;
 import io.ordo.domain.Partition;
+import io.ordo.domain.PublishRules;
 import io.ordo.domain.QueueName;
 import io.ordo.domain.QueueSettings;
 import io.ordo.domain.TaskId;
+import io.ordo.domain.Validate;
 
 import java.time.Duration;
 import java.util.Collection;
@@ -23,7 +25,7 @@ import java.util.Optional;
  * with their ordered batch follow, in key order).
  *
  * <p>An {@link io.ordo.domain.InvalidInputException} names the parameter at fault as declared here
- * ({@code consumer}, {@code max}, {@code wait}, {@code ids}, {@code ids[i]}, {@code rejection},
+ * ({@code consumer}, {@code max}, {@code wait}, {@code ids}, {@code acks}, {@code acks[i]}, {@code ids[i]}, {@code rejection},
  * {@code partition}, {@code duration}, {@code ttl}, {@code id}, {@code offset}, {@code limit},
  * {@code settings}), or the task at fault in a batch ({@code tasks[i]}, {@code tasks[i].payload}).
  */
@@ -44,6 +46,24 @@ public interface TaskStore {
 
     /** Marks held tasks done and deletes them. */
     Map<TaskId, AckOutcome> ack(ConsumerId consumer, Collection<TaskId> ids);
+
+    /**
+     * Acks the held tasks named, then takes up to {@code max} (0..{@value #MAX_CONSUME}) due tasks as
+     * {@link #consume} does, waiting up to {@code wait} for some when none is there. A worker sends the acks
+     * of the tasks that finished with its next fetch: one call instead of two. The acks and the first look
+     * for tasks are one atomic step on the Redis and in-memory stores (the acks never wait); this default
+     * makes the two calls one after the other, for stores that cannot do better (a sharded queue).
+     * Nothing is written when an argument is invalid.
+     */
+    default AckedAndTaken ackAndConsume(ConsumerId consumer, Collection<TaskId> acks, int max, Duration wait) {
+        Validate.notNull("consumer", consumer);
+        PublishRules.ids("acks", acks);
+        Validate.range("max", max, 0, MAX_CONSUME);
+        Validate.duration("wait", wait, MAX_WAIT);
+        Map<TaskId, AckOutcome> acked = acks.isEmpty() ? Map.of() : ack(consumer, acks);
+        List<Lease> taken = max == 0 ? List.of() : consume(consumer, max, wait);
+        return new AckedAndTaken(acked, taken);
+    }
 
     /** Returns held tasks to their original positions, due after the delay; out of attempts means dead letter. */
     Map<TaskId, RejectOutcome> reject(ConsumerId consumer, Collection<TaskId> ids, Rejection rejection);
