@@ -7,11 +7,13 @@ import io.ordo.redis.RedisTransport;
 import io.ordo.redis.RedisUnreachable;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import io.ordo.redis.RedisTls;
+import redis.clients.jedis.CommandObjects;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisClusterClient;
+import redis.clients.jedis.RedisProtocol;
 import redis.clients.jedis.RedisSentinelClient;
 import redis.clients.jedis.ScanIteration;
 import redis.clients.jedis.AbstractPipeline;
@@ -119,26 +121,28 @@ final class JedisTransport implements RedisTransport {
     }
 
     @Override
-    public Object evalSha(String sha, byte[][] keys, byte[][] args) {
-        return call(() -> client().evalsha(sha.getBytes(StandardCharsets.US_ASCII), Arrays.asList(keys),
+    public Object fcall(String function, byte[][] keys, byte[][] args) {
+        return call(() -> client().fcall(function.getBytes(StandardCharsets.US_ASCII), Arrays.asList(keys),
                 Arrays.asList(args)));
     }
 
+    /** On a cluster on every node, since a queue's functions run on the master of its slot. */
     @Override
-    public Object eval(String script, byte[][] keys, byte[][] args) {
-        return call(() -> client().eval(script.getBytes(StandardCharsets.UTF_8), Arrays.asList(keys),
-                Arrays.asList(args)));
+    public void loadLibrary(String code) {
+        byte[] library = code.getBytes(StandardCharsets.UTF_8);
+        call(() -> client() instanceof RedisClusterClient cluster
+                ? cluster.broadcastCommand(new CommandObjects(RedisProtocol.RESP2).functionLoadReplace(library))
+                : client().functionLoadReplace(library));
     }
 
-    /** A pipeline holds one pooled connection for both commands, so the WAIT covers the script's write. */
+    /** A pipeline holds one pooled connection for both commands, so the WAIT covers the function's write. */
     @Override
-    public ConfirmedReply evalAndWait(String sha, String body, byte[][] keys, byte[][] args, int replicas,
-                                      Duration timeout) {
+    public ConfirmedReply fcallAndWait(String function, byte[][] keys, byte[][] args, int replicas,
+                                       Duration timeout) {
         return call(() -> {
             try (AbstractPipeline pipeline = client().pipelined()) {
-                Response<Object> reply = body == null
-                        ? pipeline.evalsha(sha.getBytes(StandardCharsets.US_ASCII), Arrays.asList(keys), Arrays.asList(args))
-                        : pipeline.eval(body.getBytes(StandardCharsets.UTF_8), Arrays.asList(keys), Arrays.asList(args));
+                Response<Object> reply = pipeline.fcall(function.getBytes(StandardCharsets.US_ASCII),
+                        Arrays.asList(keys), Arrays.asList(args));
                 Response<Long> acknowledged = pipeline.waitReplicas(keys[0], replicas, timeout.toMillis());
                 pipeline.sync();
                 return new ConfirmedReply(reply.get(), acknowledged.get());

@@ -14,7 +14,7 @@ import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisKeyCommands;
 import io.lettuce.core.api.sync.RedisListCommands;
-import io.lettuce.core.api.sync.RedisScriptingCommands;
+import io.lettuce.core.api.sync.RedisFunctionCommands;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
@@ -115,8 +115,26 @@ final class LettuceClient<C extends StatefulConnection<byte[], byte[]>> {
         return connector.get();
     }
 
-    RedisScriptingCommands<byte[], byte[]> scripting(C connection) {
+    RedisFunctionCommands<byte[], byte[]> functions(C connection) {
         return commands.apply(connection);
+    }
+
+    /**
+     * FUNCTION LOAD REPLACE; on a cluster on every master, since a queue's functions run on the master of
+     * its slot (Lettuce sends FUNCTION LOAD to one node only).
+     */
+    String loadLibrary(C connection, String code) {
+        if (connection instanceof StatefulRedisClusterConnection<?, ?> cluster) {
+            String loaded = null;
+            for (RedisClusterNode node : cluster.getPartitions()) {
+                if (!node.getSlots().isEmpty()) {
+                    loaded = ((StatefulRedisClusterConnection<byte[], byte[]>) cluster)
+                            .getConnection(node.getNodeId()).sync().functionLoad(code, true);
+                }
+            }
+            return loaded;
+        }
+        return commands.apply(connection).functionLoad(code, true);
     }
 
     RedisListCommands<byte[], byte[]> lists(C connection) {

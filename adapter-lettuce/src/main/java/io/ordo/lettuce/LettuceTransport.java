@@ -47,13 +47,13 @@ final class LettuceTransport<C extends StatefulConnection<byte[], byte[]>> imple
     }
 
     @Override
-    public Object evalSha(String sha, byte[][] keys, byte[][] args) {
-        return call(() -> client.scripting(shared()).evalsha(sha, ScriptOutputType.MULTI, keys, args));
+    public Object fcall(String function, byte[][] keys, byte[][] args) {
+        return call(() -> client.functions(shared()).fcall(function, ScriptOutputType.MULTI, keys, args));
     }
 
     @Override
-    public Object eval(String script, byte[][] keys, byte[][] args) {
-        return call(() -> client.scripting(shared()).eval(script, ScriptOutputType.MULTI, keys, args));
+    public void loadLibrary(String code) {
+        call(() -> client.loadLibrary(shared(), code));
     }
 
     /**
@@ -61,16 +61,14 @@ final class LettuceTransport<C extends StatefulConnection<byte[], byte[]>> imple
      * the commands every other thread pipelines on the shared one.
      */
     @Override
-    public ConfirmedReply evalAndWait(String sha, String body, byte[][] keys, byte[][] args, int replicas,
-                                      Duration timeout) {
+    public ConfirmedReply fcallAndWait(String function, byte[][] keys, byte[][] args, int replicas,
+                                       Duration timeout) {
         C connection = call(this::waiter);
         boolean healthy = false;
         try {
             Object reply;
             try {
-                reply = call(() -> body == null
-                        ? client.scripting(connection).evalsha(sha, ScriptOutputType.MULTI, keys, args)
-                        : client.scripting(connection).eval(body, ScriptOutputType.MULTI, keys, args));
+                reply = call(() -> client.functions(connection).fcall(function, ScriptOutputType.MULTI, keys, args));
             } catch (RedisErrorReply e) {
                 healthy = true; // an error reply leaves the connection as good as it was
                 throw e;

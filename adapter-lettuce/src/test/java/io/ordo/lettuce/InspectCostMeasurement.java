@@ -62,7 +62,7 @@ class InspectCostMeasurement {
 
     private static double usecPerEvalsha(RedisServer server) {
         String info = (String) server.command("INFO", "commandstats");
-        return info.lines().filter(line -> line.startsWith("cmdstat_evalsha:")).findFirst()
+        return info.lines().filter(line -> line.startsWith("cmdstat_fcall:")).findFirst()
                 .map(line -> Double.parseDouble(line.replaceAll(".*usec_per_call=([0-9.]+),.*", "$1")))
                 .orElse(Double.NaN);
     }

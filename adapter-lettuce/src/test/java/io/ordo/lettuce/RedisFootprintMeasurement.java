@@ -118,10 +118,10 @@ class RedisFootprintMeasurement {
         return payload;
     }
 
-    /** Server-side microseconds per EVALSHA since the last CONFIG RESETSTAT, from INFO commandstats. */
+    /** Server-side microseconds per FCALL since the last CONFIG RESETSTAT, from INFO commandstats. */
     private static double usecPerEvalsha(RedisServer server) {
         String info = (String) server.command("INFO", "commandstats");
-        return info.lines().filter(line -> line.startsWith("cmdstat_evalsha:")).findFirst()
+        return info.lines().filter(line -> line.startsWith("cmdstat_fcall:")).findFirst()
                 .map(line -> Double.parseDouble(line.replaceAll(".*usec_per_call=([0-9.]+),.*", "$1")))
                 .orElse(Double.NaN);
     }

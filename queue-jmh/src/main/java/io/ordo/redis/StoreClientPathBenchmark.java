@@ -85,18 +85,17 @@ public class StoreClientPathBenchmark {
         return store.ack(WORKER, List.of(ackedId));
     }
 
-    /** Answers every script call with the reply set last. */
+    /** Answers every function call with the reply set last. */
     static final class CannedTransport implements RedisTransport {
         Object reply;
 
         @Override
-        public Object evalSha(String sha, byte[][] keys, byte[][] args) {
+        public Object fcall(String function, byte[][] keys, byte[][] args) {
             return reply;
         }
 
         @Override
-        public Object eval(String script, byte[][] keys, byte[][] args) {
-            return reply;
+        public void loadLibrary(String code) {
         }
 
         @Override

@@ -5,8 +5,8 @@ import java.util.List;
 
 /**
  * The least a Redis ACL user needs to run Ordo (docs/security.md): the keys {@code ordo:*}, no
- * channels, and only the commands below. Redis checks the commands a script calls against the
- * caller's ACL too, so the scripts' commands are part of the list. AUTH and HELLO need no rule: a
+ * channels, and only the commands below. Redis checks the commands a function calls against the
+ * caller's ACL too, so the functions' commands are part of the list. AUTH and HELLO need no rule: a
  * user may always log in.
  */
 public final class RedisAcl {
@@ -14,15 +14,16 @@ public final class RedisAcl {
     public static final String KEY_PATTERN = "~ordo:*";
 
     /**
-     * What the stores send: the scripts (EVAL once after NOSCRIPT), the blocking wait on a queue's signal,
-     * and SCAN to list the queues (operators' views).
+     * What the stores send: the functions (and FUNCTION LOAD when a server does not have the library yet),
+     * the blocking wait on a queue's signal, and SCAN to list the queues (operators' views).
      */
-    public static final List<String> STORE_COMMANDS = List.of("evalsha", "eval", "blpop", "scan");
+    public static final List<String> STORE_COMMANDS = List.of("fcall", "function|load", "blpop", "scan");
 
-    /** What the scripts call. {@code RedisAclTest} checks the scripts against this list. */
-    public static final List<String> SCRIPT_COMMANDS = List.of("time", "exists", "del", "hget", "hgetall", "hmget", "hset",
-            "hdel", "hexists", "hincrby", "hlen", "lindex", "llen", "lrange", "lpop", "rpush", "zadd", "zrem", "zcard",
-            "zcount", "zscore", "zrange", "zrangebylex", "zrangebyscore", "zremrangebyrank", "zremrangebyscore");
+    /** What the functions call. {@code RedisAclTest} checks the library against this list. */
+    public static final List<String> SCRIPT_COMMANDS = List.of("time", "exists", "del", "hget", "hgetall", "hkeys",
+            "hmget", "hset", "hdel", "hexists", "hincrby", "hlen", "lindex", "llen", "lrange", "lpop", "rpush", "zadd",
+            "zrem", "zcard", "zcount", "zscore", "zrange", "zrangebylex", "zrangebyscore", "zremrangebyrank",
+            "zremrangebyscore");
 
     /**
      * What the cluster clients send to learn the slot map and check the nodes: Jedis reads CLUSTER SLOTS

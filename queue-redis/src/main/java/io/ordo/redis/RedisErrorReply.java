@@ -1,6 +1,6 @@
 package io.ordo.redis;
 
-/** An error reply from the server (NOSCRIPT, WRONGTYPE, OOM, ...), as a transport received it. */
+/** An error reply from the server (a missing function, WRONGTYPE, OOM, ...), as a transport received it. */
 public final class RedisErrorReply extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
@@ -8,7 +8,8 @@ public final class RedisErrorReply extends RuntimeException {
         super(message, cause);
     }
 
-    boolean isNoScript() {
-        return getMessage() != null && getMessage().startsWith("NOSCRIPT");
+    /** The server does not have the function called: restarted, failed over, or its functions flushed. */
+    boolean isMissingFunction() {
+        return getMessage() != null && getMessage().contains("Function not found");
     }
 }

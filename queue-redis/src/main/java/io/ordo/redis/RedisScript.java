@@ -4,19 +4,19 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import java.util.List;
 
 /**
- * The Lua scripts, one per store operation, each a resource {@code /io/ordo/redis/scripts/<name>.lua}.
- * A script is its file with the statements of {@code common.lua} it uses placed after its shebang line
- * (so the shebang, which Redis 7 reads for the script's flags, stays first; see {@link ScriptAssembler}).
- * Each is loaded once and called by its SHA-1.
+ * The store's operations on the server, one function each of the Redis Functions library
+ * ({@link RedisLibrary}). Each is a resource {@code /io/ordo/redis/scripts/<name>.lua}: a first line
+ * {@code #!lua} with the function's flags ({@code flags=allow-oom}, {@code flags=no-writes}), then the
+ * function's body, which reads {@code KEYS} and {@code ARGV} as a script would.
  */
 public enum RedisScript {
     PUBLISH("publish"),
     CONSUME("consume"),
     ACK("ack"),
+    ACK_CONSUME("ack_consume"),
     REJECT("reject"),
     FAIL("fail"),
     RELEASE("release"),
@@ -38,34 +38,53 @@ public enum RedisScript {
     SETTINGS("settings"),
     CONFIGURE("configure");
 
-    private static final String LOCATION = "/io/ordo/redis/scripts/";
+    static final String LOCATION = "/io/ordo/redis/scripts/";
+    private static final String SHEBANG = "#!lua";
+    private static final String FLAGS = "flags=";
 
-    private final String fileName;
+    private final String name;
+    private final List<String> flags;
     private final String body;
-    private final String sha;
 
     RedisScript(String name) {
-        this.fileName = name + ".lua";
-        this.body = ScriptAssembler.assemble(read(fileName), read("common.lua"));
-        this.sha = sha1Hex(body);
+        this.name = name;
+        String text = read(name + ".lua");
+        int firstLineEnd = text.indexOf('\n');
+        String shebang = text.substring(0, Math.max(firstLineEnd, 0)).strip();
+        if (!shebang.startsWith(SHEBANG)) {
+            throw new IllegalStateException(name + ".lua must start with a " + SHEBANG + " line, starts with: " + shebang);
+        }
+        String options = shebang.substring(SHEBANG.length()).strip();
+        this.flags = options.isEmpty() ? List.of() : List.of(options.substring(FLAGS.length()).split(","));
+        this.body = text.substring(firstLineEnd + 1);
+    }
+
+    /** The operation's name, e.g. {@code publish}; the resource is {@code <name>.lua}. */
+    public String operation() {
+        return name;
     }
 
     /** The resource file name, e.g. {@code publish.lua}. */
     public String fileName() {
-        return fileName;
+        return name + ".lua";
     }
 
-    /** The full script as sent with EVAL and SCRIPT LOAD. */
-    public String body() {
+    /** The function's flags, as Redis Functions know them ({@code allow-oom}, {@code no-writes}); empty for none. */
+    public List<String> flags() {
+        return flags;
+    }
+
+    /** The function's body (the resource without its first line). */
+    String body() {
         return body;
     }
 
-    /** The SHA-1 Redis knows the script by (EVALSHA). */
-    public String sha() {
-        return sha;
+    /** The name the server knows the function by, in the current library. */
+    public String functionName() {
+        return RedisLibrary.CURRENT.functionName(this);
     }
 
-    private static String read(String name) {
+    static String read(String name) {
         try (InputStream in = RedisScript.class.getResourceAsStream(LOCATION + name)) {
             if (in == null) {
                 throw new IllegalStateException("missing script resource " + LOCATION + name);
@@ -73,14 +92,6 @@ public enum RedisScript {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read script resource " + LOCATION + name, e);
-        }
-    }
-
-    private static String sha1Hex(String text) {
-        try {
-            return Hex.encode(MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("the JDK always has SHA-1", e);
         }
     }
 }

@@ -13,6 +13,7 @@ import io.ordo.domain.TaskId;
 import io.ordo.domain.TaskState;
 import io.ordo.domain.Validate;
 import io.ordo.ports.AckOutcome;
+import io.ordo.ports.AckedAndTaken;
 import io.ordo.ports.CancelOutcome;
 import io.ordo.ports.Clock;
 import io.ordo.ports.DeadLetterPage;
@@ -127,13 +128,42 @@ public final class RedisTaskStore implements TaskStore {
         Validate.notNull("consumer", consumer);
         Validate.range("max", max, 1, MAX_CONSUME);
         Validate.duration("wait", wait, MAX_WAIT);
+        return takeWaiting(consumer, max, wait, run(RedisScript.CONSUME, new Args().add(now()).add(consumer.value()).add(max)), 0);
+    }
+
+    /** The acks go in one call with the first look for tasks (ack_consume), so a worker's ack costs no call of its own. */
+    @Override
+    public AckedAndTaken ackAndConsume(ConsumerId consumer, Collection<TaskId> acks, int max, Duration wait) {
+        Validate.notNull("consumer", consumer);
+        List<TaskId> distinct = List.copyOf(new LinkedHashSet<>(PublishRules.ids("acks", acks)));
+        Validate.range("max", max, 0, MAX_CONSUME);
+        Validate.duration("wait", wait, MAX_WAIT);
+        Args args = withIds(new Args().add(now()).add(consumer.value()).add(max).add(distinct.size()), distinct);
+        List<Object> reply = run(RedisScript.ACK_CONSUME, args);
+        Map<TaskId, AckOutcome> acked = new LinkedHashMap<>();
+        for (int i = 0; i < distinct.size(); i++) {
+            acked.put(distinct.get(i), Replies.integer(reply, 2 + i) == 1 ? AckOutcome.ACKED : AckOutcome.LEASE_LOST);
+        }
+        List<Lease> taken = max == 0 ? List.of() : takeWaiting(consumer, max, wait, reply, distinct.size());
+        return new AckedAndTaken(acked, taken);
+    }
+
+    /**
+     * The tasks a consume took (reply: ms until something may fall due, the server's now, {@code skip}
+     * values, then id and record of each task); when none and the wait allows, waits for a signal and
+     * consumes again until the wait is over.
+     */
+    private List<Lease> takeWaiting(ConsumerId consumer, int max, Duration wait, List<Object> first, int skip) {
         long deadline = System.nanoTime() + wait.toNanos();
+        List<Object> reply = first;
+        int from = 2 + skip;
         while (true) {
-            List<Object> reply = run(RedisScript.CONSUME, new Args().add(now()).add(consumer.value()).add(max));
-            List<Lease> leases = new ArrayList<>((reply.size() - 1) / 2);
-            for (int i = 1; i < reply.size(); i += 2) {
-                TaskRecords.Stored stored = TaskRecords.decode(Replies.bytes(reply, i), Replies.bytes(reply, i + 1));
-                leases.add(new Lease(stored.task(), stored.holder(), stored.at()));
+            long leasedAt = Replies.number(reply, 1);
+            List<Lease> leases = new ArrayList<>((reply.size() - from) / 2);
+            for (int i = from; i < reply.size(); i += 2) {
+                TaskRecords.Stored stored = TaskRecords.held(Replies.bytes(reply, i), Replies.bytes(reply, i + 1),
+                        consumer, leasedAt);
+                leases.add(new Lease(stored.task(), consumer, leasedAt));
             }
             long remainingNanos = deadline - System.nanoTime();
             if (!leases.isEmpty() || remainingNanos <= 0) {
@@ -150,6 +180,8 @@ public final class RedisTaskStore implements TaskStore {
             if (Thread.currentThread().isInterrupted()) {
                 return List.of();
             }
+            reply = run(RedisScript.CONSUME, new Args().add(now()).add(consumer.value()).add(max));
+            from = 2;
         }
     }
 
@@ -244,8 +276,11 @@ public final class RedisTaskStore implements TaskStore {
             return Optional.empty();
         }
         long now = Replies.number(reply, 0);
-        TaskRecords.Stored stored = TaskRecords.decode(id.value().getBytes(java.nio.charset.StandardCharsets.UTF_8),
-                Replies.bytes(reply, 1));
+        byte[] idBytes = id.value().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        TaskRecords.Stored stored = reply.size() > 2
+                ? TaskRecords.held(idBytes, Replies.bytes(reply, 1), ConsumerId.of(Replies.text(reply, 2)),
+                Replies.number(reply, 3))
+                : TaskRecords.decode(idBytes, Replies.bytes(reply, 1));
         TaskState state = switch (stored.state()) {
             case TaskRecords.STATE_IN_FLIGHT -> TaskState.IN_FLIGHT;
             case TaskRecords.STATE_DEAD -> TaskState.DEAD;

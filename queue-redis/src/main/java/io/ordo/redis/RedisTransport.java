@@ -9,11 +9,11 @@ import java.util.List;
  * as {@link RedisErrorReply}; a connection that fails or times out as {@link RedisUnreachable}.
  */
 public interface RedisTransport extends AutoCloseable {
-    /** EVALSHA. */
-    Object evalSha(String sha, byte[][] keys, byte[][] args);
+    /** FCALL of one function of a loaded library. */
+    Object fcall(String function, byte[][] keys, byte[][] args);
 
-    /** EVAL (which also caches the script on the server). */
-    Object eval(String script, byte[][] keys, byte[][] args);
+    /** FUNCTION LOAD REPLACE of a library: on the server, or on every master of a cluster. */
+    void loadLibrary(String code);
 
     /**
      * Removes an element of the list if one arrives within the timeout (BLPOP), on a connection used
@@ -22,16 +22,16 @@ public interface RedisTransport extends AutoCloseable {
     void awaitElement(byte[] key, Duration timeout);
 
     /**
-     * The script (EVALSHA, or EVAL when {@code body} is not null) and then {@code WAIT replicas timeout}, both
-     * on one connection that nothing else uses meanwhile, so the WAIT covers this write. The script's error
-     * reply, if any, is thrown as by {@link #evalSha}. Only transports that can pin a connection support it.
+     * The function and then {@code WAIT replicas timeout}, both on one connection that nothing else uses
+     * meanwhile, so the WAIT covers this write. The function's error reply, if any, is thrown as by
+     * {@link #fcall}. Only transports that can pin a connection support it.
      */
-    default ConfirmedReply evalAndWait(String sha, String body, byte[][] keys, byte[][] args, int replicas,
-                                       Duration timeout) {
+    default ConfirmedReply fcallAndWait(String function, byte[][] keys, byte[][] args, int replicas,
+                                        Duration timeout) {
         throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot wait for replicas");
     }
 
-    /** A script's reply and how many replicas acknowledged its write. */
+    /** A function's reply and how many replicas acknowledged its write. */
     record ConfirmedReply(Object reply, long replicas) {
     }
 

@@ -11,10 +11,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Runs the scripts through a backend's {@link RedisTransport}: EVALSHA first; on NOSCRIPT (scripts
- * flushed, a fresh node after failover) EVAL, which caches the script again. Commands that never
- * reached the server are sent again a bounded number of times. Every Redis failure becomes one of the
- * port's exceptions here, in one place.
+ * Runs the store's functions through a backend's {@link RedisTransport}: FCALL; when the server does not
+ * have the library (a restart without persistence, a fresh node, {@code FUNCTION FLUSH}) it is loaded
+ * with {@code FUNCTION LOAD REPLACE} and the call sent again. Commands that never reached the server are
+ * sent again a bounded number of times. Every Redis failure becomes one of the port's exceptions here,
+ * in one place.
  */
 public final class ScriptExecutor {
     private static final Pattern KEY_IN_ERROR = Pattern.compile("\\(key ([^)]*)\\)");
@@ -78,25 +79,25 @@ public final class ScriptExecutor {
         return transport.endpoint();
     }
 
-    /** EVALSHA, and EVAL when the server does not have the script (NOSCRIPT). */
+    /** FCALL, and when the server does not have the function, the library loaded and FCALL again. */
     private Object callOnce(RedisScript script, KeySchema keys, byte[][] args) {
         try {
-            return send(script, false, keys, args);
+            return send(script, keys, args);
         } catch (RedisErrorReply e) {
-            if (!e.isNoScript()) {
+            if (!e.isMissingFunction()) {
                 throw e;
             }
-            return send(script, true, keys, args);
+            transport.loadLibrary(RedisLibrary.CURRENT.code());
+            return send(script, keys, args);
         }
     }
 
-    private Object send(RedisScript script, boolean withBody, KeySchema keys, byte[][] args) {
+    private Object send(RedisScript script, KeySchema keys, byte[][] args) {
         if (script == RedisScript.PUBLISH && publishWaitReplicas > 0) {
-            return confirmed(transport.evalAndWait(script.sha(), withBody ? script.body() : null, keys.fixedKeys(),
-                    args, publishWaitReplicas, publishWaitTimeout), keys);
+            return confirmed(transport.fcallAndWait(script.functionName(), keys.declaredKeys(), args,
+                    publishWaitReplicas, publishWaitTimeout), keys);
         }
-        return withBody ? transport.eval(script.body(), keys.fixedKeys(), args)
-                : transport.evalSha(script.sha(), keys.fixedKeys(), args);
+        return transport.fcall(script.functionName(), keys.declaredKeys(), args);
     }
 
     /**
@@ -138,7 +139,7 @@ public final class ScriptExecutor {
     private OrdoException translate(RedisErrorReply e, RedisScript script, KeySchema keys) {
         String message = String.valueOf(e.getMessage());
         String address = transport.endpoint().address();
-        String operation = script == null ? "waiting for work" : script.fileName();
+        String operation = script == null ? "waiting for work" : script.operation();
         if (message.startsWith("OOM")) {
             return new QueueCapacityException("Redis at " + address + " is over its maxmemory and refused "
                     + operation + " of queue " + keys.queue() + " before writing anything: " + message, e);

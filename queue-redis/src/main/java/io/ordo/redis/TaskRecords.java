@@ -38,6 +38,16 @@ final class TaskRecords {
     }
 
     /**
+     * A task a consumer holds: a consume leaves its record as it was (state waiting, the attempts of the
+     * deliveries before this one), so the lease (holder, leasedAt) comes with it and this delivery is
+     * counted here.
+     */
+    static Stored held(byte[] id, byte[] record, ConsumerId holder, long leasedAt) {
+        Stored stored = decode(id, record, 1);
+        return new Stored(stored.task(), STATE_IN_FLIGHT, holder, leasedAt);
+    }
+
+    /**
      * The publish argument of one task: priority+1000 (2), delay ms (6), payload size (4), then the
      * record's tail, which the script stores as is: code, headers, payload.
      */
@@ -79,20 +89,24 @@ final class TaskRecords {
     }
 
     static Stored decode(byte[] id, byte[] record) {
+        return decode(id, record, 0);
+    }
+
+    private static Stored decode(byte[] id, byte[] record, int attemptsAdded) {
         try {
-            return decode(new String(id, StandardCharsets.UTF_8), ByteBuffer.wrap(record));
+            return decode(new String(id, StandardCharsets.UTF_8), ByteBuffer.wrap(record), attemptsAdded);
         } catch (BufferUnderflowException | IllegalArgumentException e) {
             throw new QueueDataException("task record of '" + new String(id, StandardCharsets.UTF_8)
                     + "' is damaged (" + record.length + " bytes)", e);
         }
     }
 
-    private static Stored decode(String id, ByteBuffer in) {
+    private static Stored decode(String id, ByteBuffer in, int attemptsAdded) {
         int flags = in.get() & 0xff;
         long seq = readLong(in, 6);
         long publishedAt = readLong(in, 6);
         int priority = (flags & FLAG_PRIORITY) != 0 ? (int) readLong(in, 2) - PRIORITY_OFFSET : 0;
-        int attempts = (flags & FLAG_ATTEMPTS) != 0 ? (int) readLong(in, 2) : 0;
+        int attempts = ((flags & FLAG_ATTEMPTS) != 0 ? (int) readLong(in, 2) : 0) + attemptsAdded;
         long dueAt = (flags & FLAG_DUE) != 0 ? readLong(in, 6) : publishedAt;
         long readyAt = (flags & FLAG_READY) != 0 ? readLong(in, 6) : dueAt;
         String lastError = (flags & FLAG_ERROR) != 0 ? readText(in) : null;

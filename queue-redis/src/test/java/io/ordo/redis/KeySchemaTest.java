@@ -17,7 +17,7 @@ class KeySchemaTest {
 
         assertThat(keys.prefix()).isEqualTo("ordo:{orders.eu-1}:");
         assertThat(keys.key("tasks")).isEqualTo("ordo:{orders.eu-1}:tasks");
-        assertThat(Arrays.stream(keys.fixedKeys()).map(key -> new String(key, StandardCharsets.UTF_8)))
+        assertThat(Arrays.stream(keys.declaredKeys()).map(key -> new String(key, StandardCharsets.UTF_8)))
                 .allSatisfy(key -> assertThat(key).startsWith("ordo:{orders.eu-1}:"));
         assertThat(new String(keys.signalKey(), StandardCharsets.UTF_8)).isEqualTo("ordo:{orders.eu-1}:signal");
     }
@@ -37,7 +37,7 @@ class KeySchemaTest {
         assertThat(shard.queue()).isEqualTo(QueueName.of("orders"));
         assertThat(shard.tag()).isEqualTo("orders#3");
         assertThat(shard.key("tasks")).isEqualTo("ordo:{orders#3}:tasks");
-        assertThat(Arrays.stream(shard.fixedKeys()).map(key -> new String(key, StandardCharsets.UTF_8)))
+        assertThat(Arrays.stream(shard.declaredKeys()).map(key -> new String(key, StandardCharsets.UTF_8)))
                 .allSatisfy(key -> assertThat(key).startsWith("ordo:{orders#3}:"));
         assertThatThrownBy(() -> KeySchema.forShard(QueueName.of("orders"), -1))
                 .isInstanceOf(io.ordo.domain.InvalidInputException.class).hasMessageContaining("shard");

@@ -1,19 +1,15 @@
 package io.ordo.redis;
 
-import io.ordo.domain.QueueName;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -21,48 +17,51 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class RedisScriptTest {
-    /** Scripts that add data: Redis refuses them up front over maxmemory (no allow-oom). */
+    /** Functions that add data: Redis refuses them up front over maxmemory (no allow-oom). */
     private static final List<RedisScript> GROWING = List.of(RedisScript.PUBLISH, RedisScript.REDRIVE,
             RedisScript.REDRIVE_ALL, RedisScript.BLOCK_PARTITION, RedisScript.CONFIGURE);
     private static final List<RedisScript> READ_ONLY = List.of(RedisScript.GET, RedisScript.STATS,
             RedisScript.SETTINGS, RedisScript.DEAD_LETTERS, RedisScript.INSPECT);
+    /** The library's shared parts, which are not operations of their own. */
+    private static final Set<String> SHARED = Set.of("common.lua", "lifecycle.lua", "names.lua", "function_prelude.lua");
 
     @Test
-    void every_script_starts_with_its_shebang_and_carries_the_shared_library() {
+    void flags_refuse_growing_functions_over_maxmemory_and_let_the_rest_drain() {
         for (RedisScript script : RedisScript.values()) {
-            assertThat(script.body()).as(script.fileName()).startsWith("#!lua");
-            assertThat(script.body()).as(script.fileName()).contains("local O = {}");
-        }
-    }
-
-    @Test
-    void flags_refuse_growing_scripts_over_maxmemory_and_let_the_rest_drain() {
-        for (RedisScript script : RedisScript.values()) {
-            String shebang = script.body().lines().findFirst().orElseThrow();
             if (GROWING.contains(script)) {
-                assertThat(shebang).as(script.fileName()).isEqualTo("#!lua");
+                assertThat(script.flags()).as(script.fileName()).isEmpty();
             } else if (READ_ONLY.contains(script)) {
-                assertThat(shebang).as(script.fileName()).isEqualTo("#!lua flags=no-writes");
+                assertThat(script.flags()).as(script.fileName()).containsExactly("no-writes");
             } else {
-                assertThat(shebang).as(script.fileName()).isEqualTo("#!lua flags=allow-oom");
+                assertThat(script.flags()).as(script.fileName()).containsExactly("allow-oom");
             }
         }
     }
 
     @Test
-    void the_sha_is_the_sha1_of_the_body_redis_receives() throws Exception {
+    void the_library_registers_every_operation_once_under_its_versioned_name_with_its_flags() {
+        String code = RedisLibrary.CURRENT.code();
+        assertThat(code).startsWith("#!lua name=" + RedisLibrary.CURRENT.name() + "\n");
         for (RedisScript script : RedisScript.values()) {
-            byte[] digest = MessageDigest.getInstance("SHA-1").digest(script.body().getBytes(StandardCharsets.UTF_8));
-            assertThat(script.sha()).isEqualTo(HexFormat.of().formatHex(digest));
+            String registration = "function_name = '" + script.functionName() + "'";
+            assertThat(code.split(Pattern.quote(registration), -1)).as(script.fileName()).hasSize(2);
+            assertThat(script.functionName()).isEqualTo(RedisLibrary.CURRENT.name() + "_" + script.operation());
         }
+        assertThat(code).contains("function_name = '" + RedisScript.INSPECT.functionName() + "', flags = { 'no-writes' }");
     }
 
     @Test
-    void every_script_resource_is_listed_once() throws IOException, URISyntaxException {
-        Path folder = Path.of(RedisScript.class.getResource("/io/ordo/redis/scripts/common.lua").toURI()).getParent();
+    void the_version_is_a_digest_of_the_library_text() {
+        assertThat(RedisLibrary.CURRENT.version()).matches("[0-9a-f]{12}");
+        assertThat(RedisLibrary.CURRENT.code()).doesNotContain("@VERSION@");
+    }
+
+    @Test
+    void every_operation_resource_is_listed_once() throws IOException, URISyntaxException {
+        Path folder = Path.of(RedisScript.class.getResource(RedisScript.LOCATION + "common.lua").toURI()).getParent();
         List<String> files;
         try (Stream<Path> paths = Files.list(folder)) {
-            files = paths.map(path -> path.getFileName().toString()).filter(name -> !name.equals("common.lua"))
+            files = paths.map(path -> path.getFileName().toString()).filter(name -> !SHARED.contains(name))
                     .sorted().toList();
         }
         assertThat(Arrays.stream(RedisScript.values()).map(RedisScript::fileName).sorted().toList())
@@ -70,20 +69,23 @@ class RedisScriptTest {
     }
 
     @Test
-    void the_library_binds_the_fixed_keys_in_the_order_the_key_schema_sends_them() throws IOException {
-        String common;
-        try (InputStream in = RedisScript.class.getResourceAsStream("/io/ordo/redis/scripts/common.lua")) {
-            common = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    void the_library_lists_and_binds_the_fixed_keys_in_the_key_schemas_order() {
+        String common = RedisScript.read("common.lua");
+        Matcher kinds = Pattern.compile("O\\.KINDS = \\{(.*?)\\n}", Pattern.DOTALL).matcher(common);
+        assertThat(kinds.find()).isTrue();
+        List<String> listed = new ArrayList<>();
+        Matcher kind = Pattern.compile("'([a-z-]+)'").matcher(kinds.group(1));
+        while (kind.find()) {
+            listed.add(kind.group(1));
         }
-        Matcher binding = Pattern.compile("O\\.K_(\\w+)\\s*=\\s*KEYS\\[(\\d+)]").matcher(common);
+        assertThat(listed).isEqualTo(KeySchema.FIXED_KINDS);
+
         List<String> bound = new ArrayList<>();
-        while (binding.find()) {
-            assertThat(Integer.parseInt(binding.group(2))).isEqualTo(bound.size() + 1);
-            bound.add(binding.group(1).toLowerCase().replace('_', '-'));
+        Matcher local = Pattern.compile("K_([A-Z_]+)").matcher(RedisScript.read("function_prelude.lua"));
+        while (local.find()) {
+            bound.add(local.group(1).toLowerCase().replace('_', '-'));
         }
-        List<String> expected = KeySchema.FIXED_KINDS.stream().map(kind -> kind.replace("readyat-count", "readyat-n"))
-                .toList();
-        assertThat(bound).isEqualTo(expected);
-        assertThat(KeySchema.of(QueueName.of("q")).fixedKeys().length).isEqualTo(bound.size());
+        assertThat(bound).isEqualTo(KeySchema.FIXED_KINDS.stream()
+                .map(name -> name.replace("readyat-count", "readyat-n")).toList());
     }
 }

@@ -6,6 +6,7 @@ local duration = tonumber(ARGV[3])
 
 local NOW = start(clock)
 call('ZADD', K_BLOCKED, NOW + duration, code)
+note_timer(NOW + duration)
 O.any_blocked = nil
 touch(code)
 finish()

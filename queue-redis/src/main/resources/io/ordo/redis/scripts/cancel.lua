@@ -4,21 +4,36 @@ local clock = ARGV[1]
 local FIRST_ID = 2
 
 local NOW = start(clock)
+local records, waiting = {}, {}
+for i = FIRST_ID, #ARGV do
+    local id = ARGV[i]
+    local r = not records[id] and load(id)
+    if r then
+        records[id] = r
+        if r.state == STATE_WAITING then waiting[#waiting + 1] = id end
+    end
+end
+local held = holders(waiting)
 local reply = {}
 for i = FIRST_ID, #ARGV do
     local id = ARGV[i]
-    local r = load(id)
-    if not r then
+    local r = records[id]
+    if not r or r.cancelled then
         reply[#reply + 1] = 0
-    elseif r.state == STATE_IN_FLIGHT then
+    elseif held[id] then
         reply[#reply + 1] = 2
     else
+        r.cancelled = true
         if r.state == STATE_WAITING then
             local was_delayed = call('ZREM', K_DELAYED, id) == 1
-            if call('ZREM', rest_key(r.code), member(r, id)) == 1 then
+            if was_delayed and not is_ordered(r.code) then
+                park(r.code, -1) -- not in its partition yet
+            elseif call('ZREM', rest_key(r.code), member(r, id)) == 1 then
                 count('rest', -1)
-            elseif is_ordered(r.code) or not was_delayed then
+                park(r.code, -1)
+            else
                 count('stale', 1) -- its list member stays behind until it reaches the front
+                call('HINCRBY', K_STALE, r.code, 1)
             end
             leave_waiting(r)
         else

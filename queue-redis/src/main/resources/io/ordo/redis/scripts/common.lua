@@ -1,41 +1,72 @@
--- Shared by every Ordo script: placed right after each script's shebang line when the scripts load
--- (see RedisScript). The rules implemented here are those of docs/semantics.md; the key layout and
--- the record format are explained in docs/redis-design.md.
+-- Shared by every Ordo function: the top of the one Redis Functions library (see RedisLibrary), loaded
+-- once per server. The rules implemented here are those of docs/semantics.md; the key layout and the
+-- record format are explained in docs/redis-design.md.
 
--- Everything lives in one table: closures that capture a single table are made far faster at
--- each call than closures capturing dozens of locals.
+-- Everything lives in one table: closures that capture a single table are made far faster than
+-- closures capturing dozens of locals.
 local O = {}
 
--- The queue's fixed keys, in KeySchema order. Every script receives all of them.
-O.K_META      = KEYS[1]   -- hash: settings, counters, paused flag
-O.K_TASKS     = KEYS[2]   -- hash: task id -> packed record (waiting, in flight or dead)
-O.K_READY     = KEYS[3]   -- zset: eligible partitions, score (1000 - head priority) * 2^42 + turn
-O.K_DELAYED   = KEYS[4]   -- zset: waiting task ids not ready when they arrived, by readyAt
-O.K_WAKE      = KEYS[5]   -- zset: ordered partitions whose head is not ready yet, by the head's readyAt
-O.K_BLOCKED   = KEYS[6]   -- zset: blocked partitions, by blockedUntil
-O.K_TURNS     = KEYS[7]   -- hash: partition code -> turn; a partition exists while it is here
-O.K_SIZES     = KEYS[8]   -- hash: partition code -> number of waiting tasks
-O.K_LOCKS     = KEYS[9]   -- hash: ordered partition code -> consumer holding it
-O.K_LEASED    = KEYS[10]  -- zset: in-flight task ids, by leasedAt
-O.K_CONSUMERS = KEYS[11]  -- zset: consumers, by expiresAt
-O.K_DEAD      = KEYS[12]  -- zset: dead-letter ids, by the order they died
-O.K_ACKED     = KEYS[13]  -- zset: acked ids inside the dedup window, by when they may be used again
-O.K_READYAT   = KEYS[14]  -- zset: the distinct readyAt values of waiting tasks (oldest due task)
-O.K_READYAT_N = KEYS[15]  -- hash: readyAt -> number of waiting tasks with it
-O.K_SIGNAL    = KEYS[16]  -- list: one element while work may be waiting for a blocked consumer
-O.K_HEARTBEATS = KEYS[17] -- hash: consumer -> when it last heartbeated or consumed (inspect)
-O.K_LOCK_SINCE = KEYS[18] -- hash: ordered partition code -> when its holder locked it (inspect)
-
--- Per-partition and per-consumer keys: the prefix, a kind, and the code or name in hex, so no
--- user-chosen text can ever spell another key.
-O.PREFIX = string.sub(O.K_META, 1, -5)
+-- The queue's fixed keys: the prefix (from the one declared key, `meta`) and these kinds. Each
+-- function binds them to locals K_<KIND> in this order (function_prelude.lua).
+O.KINDS = {
+    'meta',          -- hash: settings, paused flag, counters
+    'tasks',         -- hash: task id -> packed record (waiting, in flight or dead)
+    'ready',         -- zset: eligible partitions, score (1000 - head priority) * 2^42 + turn
+    'delayed',       -- zset: waiting task ids not ready when they arrived, by readyAt
+    'wake',          -- zset: ordered partitions whose head is not ready yet, by the head's readyAt
+    'blocked',       -- zset: blocked partitions, by blockedUntil
+    'turns',         -- hash: partition code -> turn, for every partition that exists and is not in `ready`
+    'parked',        -- hash: partition code -> its waiting tasks outside its list (sorted set, regular delayed)
+    'stale',         -- hash: partition code -> cancelled tasks' members left in its list
+    'locks',         -- hash: ordered partition code -> consumer holding it
+    'consumers',     -- zset: consumers, by expiresAt
+    'dead',          -- zset: dead-letter ids, by the order they died
+    'acked',         -- zset: acked ids inside the dedup window, by when they may be used again
+    'readyat',       -- zset: the distinct readyAt values of waiting tasks (oldest due task)
+    'readyat-count', -- hash: readyAt -> number of waiting tasks with it
+    'signal',        -- list: one element while work may be waiting for a blocked consumer
+    'heartbeats',    -- hash: consumer -> when it last heartbeated or consumed (inspect)
+    'lock-since',    -- hash: ordered partition code -> when its holder locked it (inspect)
+}
 
 O.STATE_WAITING, O.STATE_IN_FLIGHT, O.STATE_DEAD = 0, 1, 2
 O.FLAG_PRIORITY, O.FLAG_ATTEMPTS, O.FLAG_DUE, O.FLAG_READY, O.FLAG_ERROR = 4, 8, 16, 32, 64
 O.PRIORITY_SPAN = 4398046511104 -- 2^42: times and turns stay below it, so scores stay exact
 O.ORDERED_MARK = 33             -- '!'
+O.ORDERED_LEASE = 111           -- 'o': a lease value of a task of an ordered partition starts with it
 
--- O.NOW: the time of this call, set by start() at the top of each script.
+-- The keys of the queues this server's library has served, by meta key (bounded: a server may hold
+-- many queues, and the library's memory lives as long as the server).
+O.key_sets, O.key_set_count = {}, 0
+
+-- Called first by every function: binds the queue's keys and forgets what the previous call learnt.
+-- Returns the fixed keys in O.KINDS order.
+function O.begin(keys)
+    local meta = keys[1]
+    local set = O.key_sets[meta]
+    if not set then
+        if O.key_set_count >= 1000 then O.key_sets, O.key_set_count = {}, 0 end
+        local prefix = string.sub(meta, 1, -5)
+        set = { prefix = prefix }
+        for i, kind in ipairs(O.KINDS) do set[i] = prefix .. kind end
+        O.key_sets[meta], O.key_set_count = set, O.key_set_count + 1
+    end
+    O.PREFIX = set.prefix
+    O.K_META, O.K_TASKS, O.K_READY, O.K_DELAYED, O.K_WAKE, O.K_BLOCKED, O.K_TURNS, O.K_PARKED, O.K_STALE,
+        O.K_LOCKS, O.K_CONSUMERS, O.K_DEAD, O.K_ACKED, O.K_READYAT, O.K_READYAT_N, O.K_SIGNAL,
+        O.K_HEARTBEATS, O.K_LOCK_SINCE = unpack(set)
+    O.meta_fields = nil
+    O.counters, O.counters_changed = {}, {}
+    O.next_timer, O.next_timer_changed = nil, false
+    O.unsaved, O.unsaved_order = nil, {}
+    O.heads, O.tails, O.fronts = {}, {}, {}
+    O.any_blocked = nil
+    O.touched, O.touched_order = {}, {}
+    O.readyat_delta, O.readyat_order = {}, {}
+    O.new_due_time = false
+    O.hex_cache = {}
+    return set
+end
 
 -- redis.call that names the key in the error, so a foreign key of the wrong type is easy to find.
 function O.call(...)
@@ -54,8 +85,13 @@ function O.clock_now(override)
     return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 end
 
+-- Reads the time (or the override) once for the whole call.
+function O.start(clock)
+    O.NOW = O.clock_now(clock)
+    return O.NOW
+end
+
 -- One string.format over all the bytes: a gsub calling a function per byte cost ~3 µs for a short name.
-O.hex_cache = {}
 function O.hex(text)
     local encoded = O.hex_cache[text]
     if not encoded then
@@ -75,10 +111,12 @@ function O.hex(text)
     return encoded
 end
 
+-- Per-partition and per-consumer keys: the prefix, a kind, and the code or name in hex, so no
+-- user-chosen text can ever spell another key.
 function O.run_key(code) return O.PREFIX .. 'pr:' .. O.hex(code) end      -- list: in-order arrivals
 function O.rest_key(code) return O.PREFIX .. 'pz:' .. O.hex(code) end     -- zset: all other waiting tasks
 function O.flight_key(code) return O.PREFIX .. 'pf:' .. O.hex(code) end   -- zset: held tasks of an ordered partition
-function O.consumer_key(name) return O.PREFIX .. 'c:' .. O.hex(name) end  -- zset: ids a consumer holds, by seq
+function O.holding_key(name) return O.PREFIX .. 'f:' .. O.hex(name) end   -- hash: task id -> lease, per consumer
 
 function O.is_ordered(code) return string.byte(code, 1) == O.ORDERED_MARK end
 
@@ -86,26 +124,47 @@ function O.has(flags, flag) return bit.band(flags, flag) ~= 0 end
 
 function O.int(n) return string.format('%.0f', n) end
 
+-- ---------------------------------------------------------------- settings and counters
+-- The queue's meta hash is read once per call with one HMGET: settings, the paused flag, the earliest
+-- timer and the counters. Counters are written back once by finish().
+
+O.SETTINGS = { 'maxAttempts', 'processingTimeoutMs', 'dedupWindowMs', 'heartbeatTtlMs', 'maxPayloadBytes' }
+O.COUNTERS = { 'seq', 'turn', 'waiting', 'rest', 'stale', 'parked' }
+
 -- Defaults mirror QueueSettings.DEFAULTS (a test keeps them equal).
-function O.settings()
-    local v = O.call('HMGET', O.K_META, 'maxAttempts', 'processingTimeoutMs', 'dedupWindowMs', 'heartbeatTtlMs',
-        'maxPayloadBytes')
-    return {
-        max_attempts = tonumber(v[1]) or 5,
-        processing_timeout = tonumber(v[2]) or 0,
-        dedup_window = tonumber(v[3]) or 0,
-        heartbeat_ttl = tonumber(v[4]) or 30000,
-        max_payload = tonumber(v[5]) or 1048576,
-    }
+function O.meta()
+    local m = O.meta_fields
+    if not m then
+        local v = O.call('HMGET', O.K_META, 'maxAttempts', 'processingTimeoutMs', 'dedupWindowMs', 'heartbeatTtlMs',
+            'maxPayloadBytes', 'paused', 'nextTimer', 'seq', 'turn', 'waiting', 'rest', 'stale', 'parked')
+        m = {
+            max_attempts = tonumber(v[1]) or 5,
+            processing_timeout = tonumber(v[2]) or 0,
+            dedup_window = tonumber(v[3]) or 0,
+            heartbeat_ttl = tonumber(v[4]) or 30000,
+            max_payload = tonumber(v[5]) or 1048576,
+            paused = v[6] ~= false,
+        }
+        O.meta_fields = m
+        if O.next_timer == nil then O.next_timer = tonumber(v[7]) or false end
+        for i, field in ipairs(O.COUNTERS) do
+            if O.counters[field] == nil then O.counters[field] = tonumber(v[7 + i]) or 0 end
+        end
+    end
+    return m
 end
 
--- Counters (seq, turn, waiting, totals) are read once per call and written back by finish().
-O.counters, O.counters_changed = {}, {}
+O.settings = O.meta
+
 function O.counter(field)
     local value = O.counters[field]
     if value == nil then
-        value = tonumber(O.call('HGET', O.K_META, field)) or 0
-        O.counters[field] = value
+        O.meta()
+        value = O.counters[field]
+        if value == nil then -- not one read with the settings (totals, deadSeq)
+            value = tonumber(O.call('HGET', O.K_META, field)) or 0
+            O.counters[field] = value
+        end
     end
     return value
 end
@@ -119,8 +178,16 @@ end
 
 function O.next_counter(field) return O.count(field, 1) end
 
+-- The earliest time something may fall due (a delayed task, an ordered head, a block's end) is kept
+-- as `nextTimer`, never later than the truth: a consume before it has nothing time-driven to do.
+function O.note_timer(t)
+    O.meta()
+    if not O.next_timer or t < O.next_timer then
+        O.next_timer, O.next_timer_changed = t, true
+    end
+end
+
 function O.save_counters()
-    if #O.counters_changed == 0 then return end
     local args, seen = {}, {}
     for _, field in ipairs(O.counters_changed) do
         if not seen[field] then
@@ -129,14 +196,24 @@ function O.save_counters()
             args[#args + 1] = O.counters[field]
         end
     end
-    O.call('HSET', O.K_META, unpack(args))
-    O.counters_changed = {}
+    if O.next_timer_changed then
+        if O.next_timer then
+            args[#args + 1] = 'nextTimer'
+            args[#args + 1] = O.next_timer
+        else
+            O.call('HDEL', O.K_META, 'nextTimer')
+        end
+    end
+    if #args > 0 then O.call('HSET', O.K_META, unpack(args)) end
+    O.counters_changed, O.next_timer_changed = {}, false
 end
 
 -- ---------------------------------------------------------------- the task record
 -- flags(1) seq(6) publishedAt(6) [priority+1000(2)] [attempts(2)] [dueAt(6)] [readyAt(6)]
--- [lastError: len(2) bytes] [in flight: leasedAt(6) holder len(2) bytes | dead: deadAt(6)]
+-- [lastError: len(2) bytes] [dead: deadAt(6)]
 -- tail: code len(2) bytes, header count(1) headers, payload. The tail never changes after publish.
+-- A consume does not rewrite the record: while a task is in flight its record keeps the attempts of
+-- the deliveries before this one, and the lease lives in the holder's `f:` hash.
 
 function O.tail_code(tail)
     local n = struct.unpack('>I2', tail)
@@ -161,11 +238,7 @@ function O.decode(s)
         r.error = string.sub(s, pos, pos + n - 1)
         pos = pos + n
     end
-    if r.state == O.STATE_IN_FLIGHT then
-        r.at, n, pos = struct.unpack('>I6I2', s, pos)
-        r.holder = string.sub(s, pos, pos + n - 1)
-        pos = pos + n
-    elseif r.state == O.STATE_DEAD then
+    if r.state == O.STATE_DEAD then
         r.at, pos = struct.unpack('>I6', s, pos)
     end
     r.tail = string.sub(s, pos)
@@ -173,8 +246,10 @@ function O.decode(s)
     return r
 end
 
+-- Writes a waiting or dead record (an in-flight task is stored as waiting: see above).
 function O.encode(r)
-    local flags = r.state
+    local state = r.state == O.STATE_DEAD and O.STATE_DEAD or O.STATE_WAITING
+    local flags = state
     local parts = { '' }
     if r.priority ~= 0 then
         flags = flags + O.FLAG_PRIORITY
@@ -196,9 +271,7 @@ function O.encode(r)
         flags = flags + O.FLAG_ERROR
         parts[#parts + 1] = struct.pack('>I2', #r.error) .. r.error
     end
-    if r.state == O.STATE_IN_FLIGHT then
-        parts[#parts + 1] = struct.pack('>I6I2', r.at, #r.holder) .. r.holder
-    elseif r.state == O.STATE_DEAD then
+    if state == O.STATE_DEAD then
         parts[#parts + 1] = struct.pack('>I6', r.at)
     end
     parts[1] = struct.pack('>BI6I6', flags, r.seq, r.published)
@@ -208,22 +281,22 @@ end
 
 -- A script that writes many records (publish) sets O.unsaved to a table: they are then kept here and
 -- written with one HSET by finish(); load() reads them from here meanwhile.
-O.unsaved, O.unsaved_order = nil, {}
-
 function O.load(id)
     local s = O.unsaved and O.unsaved[id] or O.call('HGET', O.K_TASKS, id)
     if not s then return nil end
     return O.decode(s)
 end
 
-function O.save(id, r)
+function O.save_record(id, s)
     if O.unsaved then
         if not O.unsaved[id] then O.unsaved_order[#O.unsaved_order + 1] = id end
-        O.unsaved[id] = O.encode(r)
+        O.unsaved[id] = s
     else
-        O.call('HSET', O.K_TASKS, id, O.encode(r))
+        O.call('HSET', O.K_TASKS, id, s)
     end
 end
+
+function O.save(id, r) O.save_record(id, O.encode(r)) end
 
 function O.save_unsaved()
     if not O.unsaved or #O.unsaved_order == 0 then return end
@@ -238,6 +311,49 @@ function O.save_unsaved()
     end
     if #args > 0 then O.call('HSET', O.K_TASKS, unpack(args)) end
     O.unsaved, O.unsaved_order = {}, {}
+end
+
+-- ---------------------------------------------------------------- leases
+-- A consumer's `f:` hash holds, per task it holds, when it was leased ('o' first for an ordered
+-- partition's task, so an ack knows which tasks need their partition looked at).
+
+function O.lease_value(ordered)
+    if ordered then return 'o' .. O.int(O.NOW) end
+    return O.int(O.NOW)
+end
+
+function O.lease_time(lease)
+    if string.byte(lease, 1) == O.ORDERED_LEASE then return tonumber(string.sub(lease, 2)) end
+    return tonumber(lease)
+end
+
+-- The record as the task is now: in flight, held by the consumer since the lease, this delivery counted.
+function O.as_held(r, consumer, lease)
+    r.state, r.holder, r.at = O.STATE_IN_FLIGHT, consumer, O.lease_time(lease)
+    r.attempts = r.attempts + 1
+    return r
+end
+
+-- The in-flight view of a task the consumer holds, or nil when it does not hold it.
+function O.load_held(consumer, id)
+    local lease = O.call('HGET', O.holding_key(consumer), id)
+    if not lease then return nil end
+    local r = O.load(id)
+    return r and O.as_held(r, consumer, lease)
+end
+
+-- Who holds each of the ids (a waiting record says nothing of a lease): consumer name -> lease per id.
+-- Reads every registered consumer's leases of these ids: for operators' calls (get, cancel).
+function O.holders(ids)
+    local found = {}
+    if #ids == 0 then return found end
+    for _, consumer in ipairs(O.call('ZRANGE', O.K_CONSUMERS, 0, -1)) do
+        local leases = O.call('HMGET', O.holding_key(consumer), unpack(ids))
+        for i, lease in ipairs(leases) do
+            if lease then found[ids[i]] = { consumer, lease } end
+        end
+    end
+    return found
 end
 
 -- ---------------------------------------------------------------- order inside a partition
@@ -259,6 +375,9 @@ function O.member_priority(m)
     return 1000 - math.floor(struct.unpack('>I7', m) / O.PRIORITY_SPAN)
 end
 
+-- A regular partition's member is ready, and its readyAt equals its dueAt (semantics: a retry moves both).
+function O.member_due(m) return struct.unpack('>I7', m) % O.PRIORITY_SPAN end
+
 -- Compares the numeric prefixes (Lua's own string order follows the server's locale).
 function O.member_before(a, b)
     local score_a, seq_a = struct.unpack('>I7I6', a)
@@ -267,15 +386,24 @@ function O.member_before(a, b)
     return seq_a < seq_b
 end
 
--- What this call learnt about partitions, so a batch touching one partition many times reads it once.
-O.heads = {}      -- code -> {member, record, from_run}, or false when it has no waiting member
-O.tails = {}      -- code -> last member of its list, or false when the list is empty
-O.fronts = {}     -- code -> {first, second} members of its list (false: none; second nil: not known)
-O.turns = {}      -- code -> turn
-O.any_blocked = nil -- whether any block exists at all (nil: not looked yet)
+-- What this call learnt about partitions, so a batch touching one partition many times reads it once:
+-- O.heads: code -> {member, record, from_run}, or false when it has no waiting member;
+-- O.tails: code -> last member of its list, or false when the list is empty;
+-- O.fronts: code -> {first, second} members of its list (false: none; second nil: not known).
 
 function O.forget(code)
     O.heads[code] = nil
+end
+
+-- A partition's waiting tasks not in its list: in its sorted set, or (regular) delayed and not due.
+function O.park(code, delta)
+    if O.call('HINCRBY', O.K_PARKED, code, delta) <= 0 then O.call('HDEL', O.K_PARKED, code) end
+    O.count('parked', delta)
+end
+
+function O.parked(code)
+    if O.counter('parked') == 0 then return 0 end
+    return tonumber(O.call('HGET', O.K_PARKED, code)) or 0
 end
 
 -- A partition's waiting tasks live in two places: a list taking every arrival that sorts after the
@@ -292,6 +420,7 @@ function O.part_insert(code, m)
         if last and O.counter('stale') == 0 then return true end
     elseif O.call('ZADD', O.rest_key(code), 0, m) == 1 then
         O.count('rest', 1) -- members in all sorted sets: while 0, no call looks at them
+        O.park(code, 1)
     end
     O.forget(code)
     return false
@@ -301,7 +430,8 @@ end
 -- behind; it is dropped when it reaches the front). While the queue has no such member ('stale' is 0),
 -- list members need no check.
 function O.live(m)
-    local r = O.load(O.member_id(m))
+    local id = O.member_id(m)
+    local r = O.load(id)
     if r and r.state == O.STATE_WAITING and r.seq == O.member_seq(m) then return r end
     return nil
 end
@@ -338,6 +468,7 @@ function O.find_head(code)
             O.call('LPOP', run)
             O.fronts[code] = nil
             O.count('stale', -1)
+            if O.call('HINCRBY', O.K_STALE, code, -1) <= 0 then O.call('HDEL', O.K_STALE, code) end
             if O.tails[code] == a then O.tails[code] = false end
         elseif b then
             return { b, false, false } -- cancel removes sorted-set members at once: always live
@@ -362,13 +493,16 @@ function O.part_pop(code, m, from_run)
     else
         O.call('ZREM', O.rest_key(code), m)
         O.count('rest', -1)
+        O.park(code, -1)
     end
     O.forget(code)
 end
 
 -- ---------------------------------------------------------------- partitions and eligibility
+-- A partition exists while it holds a waiting task. An existing partition is in `ready` (eligible: its
+-- turn is in the score) or in `turns` (not eligible: blocked, locked, head not ready, only delayed
+-- tasks), never in both.
 
-O.touched, O.touched_order = {}, {}
 function O.touch(code)
     if not O.touched[code] then
         O.touched[code] = true
@@ -376,28 +510,37 @@ function O.touch(code)
     end
 end
 
-function O.drop_partition(code)
-    O.call('HDEL', O.K_SIZES, code)
-    O.call('HDEL', O.K_TURNS, code)
-    if O.counter('rest') > 0 then O.count('rest', -O.call('ZCARD', O.rest_key(code))) end
-    -- with no waiting task left, whatever the list still holds is cancelled tasks' members
-    if O.counter('stale') > 0 then O.count('stale', -O.call('LLEN', O.run_key(code))) end
-    O.call('DEL', O.run_key(code), O.rest_key(code))
-    O.heads[code], O.tails[code], O.turns[code], O.fronts[code] = false, false, false, nil
-end
-
+-- The partition's turn, or nil when it does not exist; and whether it is in `ready`.
 function O.turn_of(code)
-    local turn = O.turns[code]
-    if turn == nil then
-        turn = tonumber(O.call('HGET', O.K_TURNS, code)) or false
-        O.turns[code] = turn
-    end
-    return turn
+    local score = O.call('ZSCORE', O.K_READY, code)
+    if score then return tonumber(score) % O.PRIORITY_SPAN, true end
+    return tonumber(O.call('HGET', O.K_TURNS, code)), false
 end
 
-function O.set_turn(code, turn)
-    O.call('HSET', O.K_TURNS, code, turn)
-    O.turns[code] = turn
+-- A partition comes into existence with a new turn; refresh() puts it in `ready` when it is eligible.
+function O.create_partition(code)
+    O.call('HSET', O.K_TURNS, code, O.next_counter('turn'))
+    O.touch(code)
+end
+
+-- How many waiting tasks a partition holds.
+function O.size(code)
+    local stale = O.counter('stale') > 0 and tonumber(O.call('HGET', O.K_STALE, code)) or 0
+    return O.call('LLEN', O.run_key(code)) - stale + O.parked(code)
+end
+
+function O.drop_partition(code)
+    O.call('ZREM', O.K_READY, code)
+    O.call('HDEL', O.K_TURNS, code)
+    if O.counter('stale') > 0 then
+        local stale = tonumber(O.call('HGET', O.K_STALE, code))
+        if stale then
+            O.count('stale', -stale)
+            O.call('HDEL', O.K_STALE, code)
+        end
+    end
+    O.call('DEL', O.run_key(code))
+    O.heads[code], O.tails[code], O.fronts[code] = false, false, nil
 end
 
 function O.is_blocked(code)
@@ -409,7 +552,7 @@ end
 
 -- Puts a partition in the index of eligible partitions, or takes it out, from its current state.
 function O.refresh(code)
-    local turn = O.turn_of(code)
+    local turn, indexed = O.turn_of(code)
     local ordered = O.is_ordered(code)
     local m, r
     if turn and not (ordered and O.call('HEXISTS', O.K_LOCKS, code) == 1) and not O.is_blocked(code) then
@@ -418,21 +561,29 @@ function O.refresh(code)
     local ready = m and (not ordered or r.ready <= O.NOW)
     if ready then
         O.call('ZADD', O.K_READY, (1000 - O.member_priority(m)) * O.PRIORITY_SPAN + turn, code)
-    else
+        if not indexed then O.call('HDEL', O.K_TURNS, code) end
+    elseif indexed then
         O.call('ZREM', O.K_READY, code)
+        O.call('HSET', O.K_TURNS, code, turn)
     end
     if ordered then
         if m and not ready then
             -- an ordered head waiting for its time; a new or moved time may end a blocked consumer's nap sooner
             if O.call('ZADD', O.K_WAKE, 'CH', r.ready, code) == 1 then O.new_due_time = true end
+            O.note_timer(r.ready)
         else
             O.call('ZREM', O.K_WAKE, code)
         end
     end
 end
 
--- Applies what time has made true since the last consume: delayed tasks that are due join their
--- partitions, ordered heads and blocks whose time has come are looked at again.
+function O.refresh_touched()
+    for _, code in ipairs(O.touched_order) do O.refresh(code) end
+    O.touched, O.touched_order = {}, {}
+end
+
+-- Applies what time has made true since `nextTimer`: delayed tasks that are due join their partitions,
+-- ordered heads and blocks whose time has come are looked at again; then `nextTimer` is read anew.
 -- At most PROMOTE_LIMIT tasks per call, earliest first, so one call never stalls the server; the rest
 -- follow in the next calls.
 O.PROMOTE_LIMIT = 10000
@@ -440,20 +591,32 @@ function O.promote_due()
     local due = O.call('ZRANGEBYSCORE', O.K_DELAYED, '-inf', O.NOW, 'LIMIT', 0, O.PROMOTE_LIMIT)
     for _, id in ipairs(due) do
         local r = O.load(id)
-        if not O.is_ordered(r.code) then O.part_insert(r.code, O.member(r, id)) end
+        if not O.is_ordered(r.code) then
+            O.park(r.code, -1)
+            O.part_insert(r.code, O.member(r, id))
+        end
         O.touch(r.code)
     end
     if #due > 0 then O.call('ZREMRANGEBYRANK', O.K_DELAYED, 0, #due - 1) end
     for _, code in ipairs(O.call('ZRANGEBYSCORE', O.K_WAKE, '-inf', O.NOW)) do O.touch(code) end
     local unblocked = O.call('ZRANGEBYSCORE', O.K_BLOCKED, '-inf', O.NOW)
     for _, code in ipairs(unblocked) do O.touch(code) end
-    if #unblocked > 0 then O.call('ZREMRANGEBYRANK', O.K_BLOCKED, 0, #unblocked - 1) end
+    if #unblocked > 0 then
+        O.call('ZREMRANGEBYRANK', O.K_BLOCKED, 0, #unblocked - 1)
+        O.any_blocked = nil
+    end
+    O.refresh_touched()
+    local next_timer = false
+    for _, key in ipairs({ O.K_DELAYED, O.K_WAKE, O.K_BLOCKED }) do
+        local first = O.call('ZRANGE', key, 0, 0, 'WITHSCORES')[2]
+        if first and (not next_timer or tonumber(first) < next_timer) then next_timer = tonumber(first) end
+    end
+    O.next_timer, O.next_timer_changed = next_timer, true
 end
 
 -- The readyAt counts are summed per value during a call and written once by finish(): the tasks a
 -- publish or a consume moves mostly share one readyAt (one millisecond), so this is one HINCRBY, not
 -- one per task.
-O.readyat_delta, O.readyat_order = {}, {}
 function O.readyat_change(t, delta)
     local sum = O.readyat_delta[t]
     if sum == nil then O.readyat_order[#O.readyat_order + 1] = t end
@@ -480,42 +643,42 @@ function O.save_readyat()
     O.readyat_delta, O.readyat_order = {}, {}
 end
 
--- A task joins its partition (publish, return, redrive); an empty partition gets a new turn.
+-- A task joins its partition (publish with a delay, return, redrive); an empty partition gets a new turn.
 function O.put_waiting(id, r)
     r.state, r.at, r.holder = O.STATE_WAITING, nil, nil
     O.save(id, r)
     local code = r.code
-    if O.call('HINCRBY', O.K_SIZES, code, 1) == 1 then
-        O.set_turn(code, O.next_counter('turn'))
-    end
+    local ordered = O.is_ordered(code)
+    if not O.turn_of(code) then O.create_partition(code) end
     O.count('waiting', 1)
     O.readyat_add(r.ready)
     if r.ready > O.NOW then
         O.call('ZADD', O.K_DELAYED, r.ready, id)
+        O.note_timer(r.ready)
         O.new_due_time = true
+        if not ordered then
+            O.park(code, 1)
+            return -- it joins the list or sorted set when due
+        end
     end
-    local head_unchanged = (r.ready <= O.NOW or O.is_ordered(code)) and O.part_insert(code, O.member(r, id))
-    if not head_unchanged then O.touch(code) end
+    if not O.part_insert(code, O.member(r, id)) then O.touch(code) end
 end
 
--- A waiting task leaves its partition (taken or cancelled); the caller has removed its member.
--- Returns whether the partition still exists.
+-- A waiting task left its partition (cancelled): the caller has removed its member or counted it stale.
 function O.leave_waiting(r)
     O.count('waiting', -1)
     O.readyat_remove(r.ready)
     O.forget(r.code)
-    O.touch(r.code)
-    if O.call('HINCRBY', O.K_SIZES, r.code, -1) <= 0 then
+    if O.size(r.code) <= 0 then
         O.drop_partition(r.code)
-        return false
+    else
+        O.touch(r.code)
     end
-    return true
 end
 
 -- An in-flight task leaves the consumer's hands (its record is rewritten by the caller).
 function O.leave_flight(id, r, m)
-    O.call('ZREM', O.K_LEASED, id)
-    O.call('ZREM', O.consumer_key(r.holder), id)
+    O.call('HDEL', O.holding_key(r.holder), id)
     if O.is_ordered(r.code) then O.call('ZREM', O.flight_key(r.code), m or O.member(r, id)) end
 end
 
@@ -535,22 +698,23 @@ function O.bury(id, r, reason)
     O.count('deadLetteredTotal', 1)
 end
 
--- Recomputes every partition touched by this call and wakes a blocked consumer if work is waiting.
--- quiet: the caller makes work available only through the partitions it touches (ack), so when it
--- touched none, `ready` is as the previous call left it, signal included, and the check is skipped.
-function O.finish(quiet)
+-- Recomputes every partition touched by this call, writes what the call kept aside, and wakes a blocked
+-- consumer if work is waiting.
+-- signal: nil to look at `ready`; false when the caller made no work available except through the
+-- partitions it touched (ack), so with none touched the signal is as the previous call left it; true
+-- when the caller knows `ready` holds a partition (consume leaving work behind).
+function O.finish(signal)
     O.save_unsaved()
     local touched_any = #O.touched_order > 0
-    for _, code in ipairs(O.touched_order) do O.refresh(code) end
-    O.touched, O.touched_order = {}, {}
+    O.refresh_touched()
     O.save_readyat()
     O.save_counters()
     -- A blocked consumer naps until the earliest due time it knew of; a new due time wakes one so it
     -- looks again (a retry delay shorter than its nap would otherwise be served late).
     local new_due_time = O.new_due_time
     O.new_due_time = false
-    if quiet and not touched_any and not new_due_time then return end
-    if (new_due_time or O.call('ZCARD', O.K_READY) > 0) and O.call('EXISTS', O.K_SIGNAL) == 0 then
+    if signal == false and not touched_any and not new_due_time then return end
+    if (new_due_time or signal or (O.call('ZCARD', O.K_READY) > 0)) and O.call('EXISTS', O.K_SIGNAL) == 0 then
         O.call('RPUSH', O.K_SIGNAL, 1)
     end
 end
@@ -569,165 +733,3 @@ function O.bytes_before(a, b)
     end
     return #a < #b
 end
-
--- ---------------------------------------------------------------- giving tasks back (reject, release)
-
--- Takes the named tasks back from the consumer and, per ordered partition, every task it holds after
--- the lowest named one (rule 5). decide(id, record, named) returns each task's outcome code.
--- Reply: one outcome per id given (0 = lease lost), then id and outcome of each unnamed task, in key order.
-function O.give_back(consumer, ids, decide)
-    local named, lowest = {}, {}
-    local affected = {}
-    for _, id in ipairs(ids) do
-        local r = O.load(id)
-        if r and r.state == O.STATE_IN_FLIGHT and r.holder == consumer then
-            r.id, r.m, r.named = id, O.member(r, id), true
-            named[id] = r
-            affected[#affected + 1] = r
-            if O.is_ordered(r.code) and (not lowest[r.code] or O.member_before(r.m, lowest[r.code])) then
-                lowest[r.code] = r.m
-            end
-        end
-    end
-    for code, low in pairs(lowest) do
-        for _, m in ipairs(O.call('ZRANGEBYLEX', O.flight_key(code), '(' .. low, '+')) do
-            local id = O.member_id(m)
-            if not named[id] then
-                local r = O.load(id)
-                if r and r.state == O.STATE_IN_FLIGHT and r.holder == consumer then
-                    r.id, r.m, r.named = id, m, false
-                    affected[#affected + 1] = r
-                end
-            end
-        end
-    end
-    -- seq order, so tasks re-enter their partitions (and empty partitions get turns) in one fixed order
-    table.sort(affected, function(a, b) return a.seq < b.seq end)
-    for _, r in ipairs(affected) do
-        O.leave_flight(r.id, r, r.m)
-        r.outcome = decide(r.id, r, r.named)
-    end
-    for _, r in ipairs(affected) do O.release_lock_if_done(consumer, r.code) end
-    local reply = {}
-    for i, id in ipairs(ids) do reply[i] = named[id] and named[id].outcome or 0 end
-    local unnamed = {}
-    for _, r in ipairs(affected) do
-        if not r.named then unnamed[#unnamed + 1] = r end
-    end
-    table.sort(unnamed, function(a, b) return O.member_before(a.m, b.m) end)
-    for _, r in ipairs(unnamed) do
-        reply[#reply + 1] = r.id
-        reply[#reply + 1] = r.outcome
-    end
-    return reply, named
-end
-
--- ---------------------------------------------------------------- dead letters
-
--- Back into the partition with attempts reset, due now; priority, seq and last error kept.
-function O.redrive(id)
-    local r = O.load(id)
-    if not r or r.state ~= O.STATE_DEAD then return false end
-    O.call('ZREM', O.K_DEAD, id)
-    r.attempts, r.due, r.ready = 0, O.NOW, O.NOW
-    O.put_waiting(id, r)
-    return true
-end
-
-function O.purge(id)
-    if O.call('ZREM', O.K_DEAD, id) == 0 then return false end
-    O.call('HDEL', O.K_TASKS, id)
-    return true
-end
-
--- The library's names, for the script bodies: one per line, so a script gets only those it uses
--- (RedisScript keeps the statements of this file a script needs, see ScriptAssembler).
-local K_META = O.K_META
-local K_TASKS = O.K_TASKS
-local K_READY = O.K_READY
-local K_DELAYED = O.K_DELAYED
-local K_WAKE = O.K_WAKE
-local K_BLOCKED = O.K_BLOCKED
-local K_TURNS = O.K_TURNS
-local K_SIZES = O.K_SIZES
-local K_LOCKS = O.K_LOCKS
-local K_LEASED = O.K_LEASED
-local K_CONSUMERS = O.K_CONSUMERS
-local K_DEAD = O.K_DEAD
-local K_ACKED = O.K_ACKED
-local K_READYAT = O.K_READYAT
-local K_READYAT_N = O.K_READYAT_N
-local K_SIGNAL = O.K_SIGNAL
-local K_HEARTBEATS = O.K_HEARTBEATS
-local K_LOCK_SINCE = O.K_LOCK_SINCE
-local PREFIX = O.PREFIX
-local STATE_WAITING = O.STATE_WAITING
-local STATE_IN_FLIGHT = O.STATE_IN_FLIGHT
-local STATE_DEAD = O.STATE_DEAD
-local FLAG_PRIORITY = O.FLAG_PRIORITY
-local FLAG_ATTEMPTS = O.FLAG_ATTEMPTS
-local FLAG_DUE = O.FLAG_DUE
-local FLAG_READY = O.FLAG_READY
-local FLAG_ERROR = O.FLAG_ERROR
-local PRIORITY_SPAN = O.PRIORITY_SPAN
-local ORDERED_MARK = O.ORDERED_MARK
-local call = O.call
-local clock_now = O.clock_now
-local hex = O.hex
-local run_key = O.run_key
-local rest_key = O.rest_key
-local flight_key = O.flight_key
-local consumer_key = O.consumer_key
-local is_ordered = O.is_ordered
-local has = O.has
-local int = O.int
-local settings = O.settings
-local counter = O.counter
-local count = O.count
-local next_counter = O.next_counter
-local save_counters = O.save_counters
-local tail_code = O.tail_code
-local decode = O.decode
-local encode = O.encode
-local load = O.load
-local save = O.save
-local save_unsaved = O.save_unsaved
-local member = O.member
-local member_seq = O.member_seq
-local member_id = O.member_id
-local member_priority = O.member_priority
-local member_before = O.member_before
-local forget = O.forget
-local part_insert = O.part_insert
-local live = O.live
-local part_head = O.part_head
-local part_pop = O.part_pop
-local touch = O.touch
-local drop_partition = O.drop_partition
-local turn_of = O.turn_of
-local set_turn = O.set_turn
-local is_blocked = O.is_blocked
-local refresh = O.refresh
-local PROMOTE_LIMIT = O.PROMOTE_LIMIT
-local promote_due = O.promote_due
-local readyat_add = O.readyat_add
-local readyat_remove = O.readyat_remove
-local put_waiting = O.put_waiting
-local leave_waiting = O.leave_waiting
-local leave_flight = O.leave_flight
-local release_lock_if_done = O.release_lock_if_done
-local bury = O.bury
-local finish = O.finish
-local java_order_key = O.java_order_key
-local bytes_before = O.bytes_before
-local give_back = O.give_back
-local redrive = O.redrive
-local purge = O.purge
-
--- Reads the time (or the override) once for the whole call.
-local function start(clock)
-    O.NOW = O.clock_now(clock)
-    return O.NOW
-end
-
--- ---------------------------------------------------------------- script body

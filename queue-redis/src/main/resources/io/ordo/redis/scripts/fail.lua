@@ -6,12 +6,12 @@ local consumer = ARGV[2]
 local reason = ARGV[3]
 local FIRST_ID = 4
 
-local NOW = start(clock)
+start(clock)
 local reply = {}
 for i = FIRST_ID, #ARGV do
     local id = ARGV[i]
-    local r = load(id)
-    if r and r.state == STATE_IN_FLIGHT and r.holder == consumer then
+    local r = load_held(consumer, id)
+    if r then
         leave_flight(id, r)
         bury(id, r, reason)
         release_lock_if_done(consumer, r.code)

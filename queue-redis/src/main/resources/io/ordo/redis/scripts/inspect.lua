@@ -24,8 +24,15 @@ local function append(total, rows, width, fields)
 end
 
 -- Partitions: the `limit` busiest, kept in order while reading the sizes; a partition that does not beat
--- the last one listed costs one comparison.
-local sizes = call('HGETALL', K_SIZES)
+-- the last one listed costs one comparison. Every partition that exists is in `ready` or in `turns`; its
+-- waiting tasks are its list's members (less the cancelled ones) and its parked tasks.
+local parked_of, stale_of = {}, {}
+local pairs_read = call('HGETALL', K_PARKED)
+for i = 1, #pairs_read, 2 do parked_of[pairs_read[i]] = tonumber(pairs_read[i + 1]) end
+pairs_read = call('HGETALL', K_STALE)
+for i = 1, #pairs_read, 2 do stale_of[pairs_read[i]] = tonumber(pairs_read[i + 1]) end
+local sizes = call('ZRANGE', K_READY, 0, -1)
+for _, code in ipairs(call('HKEYS', K_TURNS)) do sizes[#sizes + 1] = code end
 local busiest, listed_count = {}, 0
 -- Ties go by Java's order of the codes; only codes with 4-byte UTF-8 sequences need the rewritten key.
 local function busier(waiting, code, p)
@@ -35,8 +42,8 @@ local function busier(waiting, code, p)
     end
     return bytes_before(code, p.code)
 end
-for i = 1, #sizes, 2 do
-    local code, waiting = sizes[i], tonumber(sizes[i + 1])
+for _, code in ipairs(sizes) do
+    local waiting = call('LLEN', run_key(code)) - (stale_of[code] or 0) + (parked_of[code] or 0)
     if listed_count < limit or busier(waiting, code, busiest[listed_count]) then
         local lo, hi = 1, listed_count + 1
         while lo < hi do
@@ -75,18 +82,14 @@ if listed_count > 0 then
         if p then p.due = p.due - 1 end
     end
 end
-append(#sizes / 2, busiest, 3, { 'code', 'waiting', 'due' })
+append(#sizes, busiest, 3, { 'code', 'waiting', 'due' })
 
 -- Locks, longest held first.
 local held = call('HGETALL', K_LOCKS)
 local locks = {}
 for i = 1, #held, 2 do
     local code = held[i]
-    local since = tonumber(call('HGET', K_LOCK_SINCE, code))
-    if not since then -- locked before lock times were kept: when its first task in flight was taken
-        local first = call('ZRANGE', flight_key(code), 0, 0)[1]
-        since = first and tonumber(call('ZSCORE', K_LEASED, member_id(first))) or NOW
-    end
+    local since = tonumber(call('HGET', K_LOCK_SINCE, code)) or NOW
     locks[#locks + 1] = { code = code, holder = held[i + 1], since = since, key = java_order_key(code) }
 end
 table.sort(locks, function(a, b)
@@ -128,7 +131,7 @@ table.sort(consumers, function(a, b)
     if a.seen ~= b.seen then return a.seen > b.seen end
     return bytes_before(a.key, b.key)
 end)
-for i = 1, math.min(#consumers, limit) do consumers[i].n = call('ZCARD', consumer_key(consumers[i].name)) end
+for i = 1, math.min(#consumers, limit) do consumers[i].n = call('HLEN', holding_key(consumers[i].name)) end
 append(#consumers, consumers, 4, { 'name', 'seen', 'expires', 'n' })
 
 return reply

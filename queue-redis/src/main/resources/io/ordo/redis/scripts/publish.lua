@@ -39,6 +39,39 @@ local function is_duplicate(id)
     return false
 end
 
+-- The usual task (regular partition, no delay, no cancelled member anywhere): a record built as is and a
+-- list append; a partition that did not exist enters `ready` (or `turns`, when blocked) at once.
+local function publish_ready(id, seq, priority, tail, code)
+    local head
+    if priority ~= 0 then
+        head = struct.pack('>BI6I6H', FLAG_PRIORITY, seq, NOW, priority + 1000)
+    else
+        head = struct.pack('>BI6I6', 0, seq, NOW)
+    end
+    save_record(id, head .. tail)
+    count('waiting', 1)
+    O.readyat_add(NOW)
+    local m = struct.pack('>I7I6', (1000 - priority) * PRIORITY_SPAN + NOW, seq) .. id
+    local key = run_key(code)
+    local last = O.tails[code]
+    if last == nil then last = call('LINDEX', key, -1) end
+    if last and member_before(last, m) then -- behind a live member: its head stays as it is
+        call('RPUSH', key, m)
+        O.tails[code], O.fronts[code] = m, nil
+    elseif last or parked(code) > 0 then -- it exists and its head may change
+        if not part_insert(code, m) then touch(code) end
+    else -- a new partition
+        call('RPUSH', key, m)
+        O.tails[code], O.fronts[code], O.heads[code] = m, nil, nil
+        local turn = next_counter('turn')
+        if is_blocked(code) then
+            call('HSET', K_TURNS, code, turn)
+        else
+            call('ZADD', K_READY, (1000 - priority) * PRIORITY_SPAN + turn, code)
+        end
+    end
+end
+
 local reply = { 0 }
 local created = 0
 for i = FIRST_TASK, #ARGV, 2 do
@@ -47,12 +80,18 @@ for i = FIRST_TASK, #ARGV, 2 do
         reply[#reply + 1] = 0
     else
         local priority, delay = struct.unpack('>HI6', blob)
+        priority = priority - 1000
         local tail = string.sub(blob, 13)
-        local due = NOW + delay
-        put_waiting(id, {
-            seq = next_counter('seq'), published = NOW, priority = priority - 1000, attempts = 0,
-            due = due, ready = due, tail = tail, code = tail_code(tail),
-        })
+        local code = tail_code(tail)
+        local seq = next_counter('seq')
+        if delay == 0 and not is_ordered(code) and counter('stale') == 0 then
+            publish_ready(id, seq, priority, tail, code)
+        else
+            put_waiting(id, {
+                seq = seq, published = NOW, priority = priority, attempts = 0,
+                due = NOW + delay, ready = NOW + delay, tail = tail, code = code,
+            })
+        end
         exists[id] = true -- the same id again in this batch is a duplicate
         created = created + 1
         reply[#reply + 1] = 1

@@ -20,21 +20,31 @@ local function take_back_crashed(id, r, reason)
     end
 end
 
+-- The tasks a consumer holds, in flight view: {id, record} in the order of leases read.
+local function held_by(consumer)
+    local leases = call('HGETALL', holding_key(consumer))
+    local held = {}
+    for i = 1, #leases, 2 do
+        local id = leases[i]
+        held[#held + 1] = { id = id, r = as_held(load(id), consumer, leases[i + 1]) }
+    end
+    return held
+end
+
 local dead = call('ZRANGEBYSCORE', K_CONSUMERS, '-inf', NOW)
 table.sort(dead, function(a, b) return bytes_before(java_order_key(a), java_order_key(b)) end)
 for _, consumer in ipairs(dead) do
     call('ZREM', K_CONSUMERS, consumer)
     call('HDEL', K_HEARTBEATS, consumer)
-    local held = consumer_key(consumer)
+    local held = held_by(consumer)
+    table.sort(held, function(a, b) return a.r.seq < b.r.seq end)
     local ordered = {}
-    for _, id in ipairs(call('ZRANGE', held, 0, -1)) do
-        local r = load(id)
-        leave_flight(id, r)
-        if is_ordered(r.code) then ordered[#ordered + 1] = r.code end
+    for _, h in ipairs(held) do
+        leave_flight(h.id, h.r)
+        if is_ordered(h.r.code) then ordered[#ordered + 1] = h.r.code end
         -- the same texts as Reasons.holderStoppedHeartbeating / processingTimedOut: workers recognise them
-        take_back_crashed(id, r, 'consumer ' .. consumer .. ' stopped heartbeating')
+        take_back_crashed(h.id, h.r, 'consumer ' .. consumer .. ' stopped heartbeating')
     end
-    call('DEL', held)
     for _, code in ipairs(ordered) do
         if call('HGET', K_LOCKS, code) == consumer then
             call('HDEL', K_LOCKS, code)
@@ -47,23 +57,27 @@ end
 if s.processing_timeout > 0 then
     local reason = 'processing timed out after ' .. int(s.processing_timeout) .. ' ms'
     local overdue = {}
-    for _, id in ipairs(call('ZRANGEBYSCORE', K_LEASED, '-inf', NOW - s.processing_timeout)) do
-        overdue[#overdue + 1] = { id = id, m = member(load(id), id) }
+    for _, consumer in ipairs(call('ZRANGE', K_CONSUMERS, 0, -1)) do
+        for _, h in ipairs(held_by(consumer)) do
+            if h.r.at + s.processing_timeout <= NOW then
+                h.holder, h.m = consumer, member(h.r, h.id)
+                overdue[#overdue + 1] = h
+            end
+        end
     end
     -- key order: within an ordered batch the first task by key is the one that timed out
     table.sort(overdue, function(a, b) return member_before(a.m, b.m) end)
     for _, o in ipairs(overdue) do
-        local r = load(o.id)
-        if r and r.state == STATE_IN_FLIGHT then -- not already returned with an earlier task of its batch
+        local r = load_held(o.holder, o.id)
+        if r then -- not already returned with an earlier task of its batch
             timed_out = timed_out + 1
-            local holder, m = r.holder, o.m
-            leave_flight(o.id, r, m)
+            leave_flight(o.id, r, o.m)
             take_back_crashed(o.id, r, reason)
             if is_ordered(r.code) then
-                for _, later in ipairs(call('ZRANGEBYLEX', flight_key(r.code), '(' .. m, '+')) do
+                for _, later in ipairs(call('ZRANGEBYLEX', flight_key(r.code), '(' .. o.m, '+')) do
                     local id = member_id(later)
-                    local lr = load(id)
-                    if lr and lr.state == STATE_IN_FLIGHT and lr.holder == holder then
+                    local lr = load_held(o.holder, id)
+                    if lr then
                         leave_flight(id, lr, later)
                         lr.attempts = lr.attempts - 1 -- it never ran
                         put_waiting(id, lr)
@@ -71,7 +85,7 @@ if s.processing_timeout > 0 then
                     end
                 end
             end
-            release_lock_if_done(holder, r.code)
+            release_lock_if_done(o.holder, r.code)
         end
     end
 end

@@ -31,6 +31,7 @@ end)
 if block_for > 0 then
     for _, r in pairs(named) do
         call('ZADD', K_BLOCKED, 'GT', NOW + block_for, r.code)
+        note_timer(NOW + block_for)
         O.any_blocked = nil
         touch(r.code)
     end

@@ -5,7 +5,7 @@ local clock = ARGV[1]
 local consumer = ARGV[2]
 local FIRST_ID = 3
 
-local NOW = start(clock)
+start(clock)
 local ids = {}
 for i = FIRST_ID, #ARGV do ids[#ids + 1] = ARGV[i] end
 local reply = give_back(consumer, ids, function(id, r)

@@ -10,8 +10,12 @@ local delayed = call('ZCOUNT', K_DELAYED, '(' .. int(NOW), '+inf')
 local oldest = call('ZRANGE', K_READYAT, 0, 0, 'WITHSCORES')[2]
 local lag = 0
 if oldest and tonumber(oldest) <= NOW then lag = NOW - tonumber(oldest) end
+local in_flight = 0
+for _, consumer in ipairs(call('ZRANGE', K_CONSUMERS, 0, -1)) do
+    in_flight = in_flight + call('HLEN', holding_key(consumer))
+end
 return {
-    waiting - delayed, delayed, call('ZCARD', K_LEASED), call('ZCARD', K_DEAD), call('HLEN', K_TURNS),
+    waiting - delayed, delayed, in_flight, call('ZCARD', K_DEAD), call('ZCARD', K_READY) + call('HLEN', K_TURNS),
     call('HLEN', K_LOCKS), call('ZCOUNT', K_BLOCKED, '(' .. int(NOW), '+inf'),
     call('ZCOUNT', K_CONSUMERS, '(' .. int(NOW), '+inf'), lag,
     tonumber(counters[2]) or 0, tonumber(counters[3]) or 0, tonumber(counters[4]) or 0,

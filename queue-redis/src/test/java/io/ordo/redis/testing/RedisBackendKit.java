@@ -66,13 +66,13 @@ public abstract class RedisBackendKit {
     @Nested
     class Faults {
         @Test
-        void scripts_flushed_mid_run_are_loaded_again_transparently(RedisServer server) {
+        void functions_flushed_mid_run_are_loaded_again_transparently(RedisServer server) {
             try (RedisTaskStoreFactory factory = createFactory(RedisOptions.create(server.uri()))) {
                 TaskStore store = factory.forQueue(freshQueue());
                 store.publish(tasks("p", 3));
-                server.command("SCRIPT", "FLUSH");
+                server.command("FUNCTION", "FLUSH");
                 List<Lease> leases = store.consume(WORKER, 3, Duration.ZERO);
-                server.command("SCRIPT", "FLUSH");
+                server.command("FUNCTION", "FLUSH");
 
                 assertThat(leases).hasSize(3);
                 assertThat(store.ack(WORKER, leases.stream().map(Lease::id).toList()).values())
@@ -221,8 +221,8 @@ public abstract class RedisBackendKit {
                 @SuppressWarnings("unchecked")
                 List<String> keys = (List<String>) server.command("KEYS", schema.prefix() + "*");
                 Pattern allowed = Pattern.compile(Pattern.quote(schema.prefix())
-                        + "((meta|tasks|ready|delayed|wake|blocked|turns|sizes|locks|leased|consumers|dead|acked"
-                        + "|readyat|readyat-count|signal|heartbeats|lock-since)|(pr|pz|pf|c):[0-9a-f]+)");
+                        + "((meta|tasks|ready|delayed|wake|blocked|turns|parked|stale|locks|consumers|dead|acked"
+                        + "|readyat|readyat-count|signal|heartbeats|lock-since)|(pr|pz|pf|f):[0-9a-f]+)");
                 assertThat(leases).hasSize(5);
                 assertThat(keys).isNotEmpty().allSatisfy(key -> assertThat(key).matches(allowed));
                 assertThat(store.stats().ready() + store.stats().inFlight()).isEqualTo(batch.size());
@@ -245,7 +245,7 @@ public abstract class RedisBackendKit {
                 assertThat(leases).extracting(lease -> lease.id().value()).containsExactly("urgent", "a", "c", "e");
                 @SuppressWarnings("unchecked")
                 List<String> keys = (List<String>) server.command("KEYS", schema.prefix() + "*");
-                assertThat(keys).allSatisfy(key -> assertThat(key).doesNotContain(":pr:", ":pz:", ":pf:", ":c:"));
+                assertThat(keys).allSatisfy(key -> assertThat(key).doesNotContain(":pr:", ":pz:", ":pf:", ":f:"));
                 assertThat(server.command("HGET", schema.key("meta"), "stale")).isEqualTo("0");
                 assertThat(server.command("HGET", schema.key("meta"), "rest")).isEqualTo("0");
             }
@@ -340,12 +340,11 @@ public abstract class RedisBackendKit {
             }
         }
 
-        /** Commands clients sent (scripts and waits), not the calls scripts make inside. */
+        /** Commands clients sent (functions and waits), not the calls functions make inside. */
         private long commandsProcessed(RedisServer server) {
             String info = (String) server.command("INFO", "commandstats");
             return info.lines()
-                    .filter(line -> line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")
-                            || line.startsWith("cmdstat_blpop:"))
+                    .filter(line -> line.startsWith("cmdstat_fcall:") || line.startsWith("cmdstat_blpop:"))
                     .mapToLong(line -> Long.parseLong(line.replaceAll(".*calls=(\\d+),.*", "$1")))
                     .sum();
         }

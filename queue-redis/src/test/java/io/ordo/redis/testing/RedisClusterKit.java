@@ -147,10 +147,10 @@ public abstract class RedisClusterKit {
     }
 
     @Test
-    void scripts_flushed_on_every_node_are_loaded_again_where_needed() {
+    void functions_flushed_on_every_node_are_loaded_again_where_needed() {
         TaskStore store = factory().forQueue(freshQueue());
         store.publish(List.of(task(Partition.regular("p"), "a")));
-        cluster.nodes().forEach(node -> node.command("SCRIPT", "FLUSH"));
+        cluster.nodes().forEach(node -> node.command("FUNCTION", "FLUSH"));
 
         assertThat(ids(store.consume(WORKER, 1, Duration.ZERO))).containsExactly("a");
     }

@@ -1,0 +1,84 @@
+package io.ordo.redis;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * The one Redis Functions library that holds every operation of the stores
+ * (docs/decisions/redis-functions.md). Its shared part is defined once, when the server loads the
+ * library, instead of at every call as a script's would be; each call then costs only what its
+ * function does. The library is named after a digest of its text ({@code ordo_<version>}) and so are its
+ * functions ({@code ordo_<version>_<operation>}): a server may hold the libraries of several Ordo versions
+ * at once, and a changed library can never be called under an old name.
+ *
+ * <p>The text: {@code #!lua name=…}, the shared files ({@code common.lua}: keys, records, partitions;
+ * {@code lifecycle.lua}: consume, ack, giving back, dead letters; {@code names.lua}: the short names the
+ * bodies use), then one {@code redis.register_function} per {@link RedisScript}, whose callback is
+ * {@code function_prelude.lua} (binding the queue's keys) followed by the operation's body.
+ */
+public final class RedisLibrary {
+    private static final List<String> SHARED = List.of("common.lua", "lifecycle.lua", "names.lua");
+    private static final String VERSION_MARK = "@VERSION@";
+
+    /** The library of this build (after the constants its assembly reads). */
+    public static final RedisLibrary CURRENT = assemble();
+
+    private final String version;
+    private final String code;
+    private final String[] functionNames;
+
+    private RedisLibrary(String version, String code) {
+        this.version = version;
+        this.code = code;
+        this.functionNames = java.util.Arrays.stream(RedisScript.values())
+                .map(script -> name() + "_" + script.operation()).toArray(String[]::new);
+    }
+
+    private static RedisLibrary assemble() {
+        StringBuilder text = new StringBuilder("#!lua name=ordo_" + VERSION_MARK + "\n");
+        SHARED.forEach(file -> text.append(RedisScript.read(file)).append('\n'));
+        String prelude = RedisScript.read("function_prelude.lua");
+        for (RedisScript script : RedisScript.values()) {
+            String flags = script.flags().stream().map(flag -> "'" + flag + "'").collect(Collectors.joining(", "));
+            text.append("-- ").append(script.fileName()).append('\n')
+                    .append("redis.register_function { function_name = 'ordo_").append(VERSION_MARK).append('_')
+                    .append(script.operation()).append("', flags = { ").append(flags)
+                    .append(" }, callback = function(KEYS, ARGV)\n")
+                    .append(prelude).append(script.body())
+                    .append("end }\n");
+        }
+        String unversioned = text.toString();
+        String version = sha1Hex(unversioned).substring(0, 12);
+        return new RedisLibrary(version, unversioned.replace(VERSION_MARK, version));
+    }
+
+    /** The digest of the library's text that names it and its functions. */
+    public String version() {
+        return version;
+    }
+
+    /** The library's name on the server ({@code FUNCTION LIST LIBRARYNAME}). */
+    public String name() {
+        return "ordo_" + version;
+    }
+
+    /** What {@code FUNCTION LOAD REPLACE} receives. */
+    public String code() {
+        return code;
+    }
+
+    String functionName(RedisScript script) {
+        return functionNames[script.ordinal()];
+    }
+
+    private static String sha1Hex(String text) {
+        try {
+            return Hex.encode(MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("the JDK always has SHA-1", e);
+        }
+    }
+}

@@ -1,0 +1,219 @@
+-- A task's way through the queue that more than one function takes: consumed, acked, given back,
+-- dead-lettered and redriven. Part of the library after common.lua.
+
+-- Consume's rule (docs/semantics.md): the eligible partition with the highest head priority, then the
+-- lowest turn; one task from a regular partition, the consecutive ready run from an ordered one (which
+-- it locks). Registers the consumer too. Appends id and record of each task taken to reply; returns
+-- how many were taken and whether `ready` still holds a partition.
+-- A task taken is not rewritten: its record keeps the attempts before this delivery, and the lease goes
+-- into the consumer's `f:` hash (docs/redis-design.md).
+function O.take(consumer, max, reply)
+    local NOW = O.NOW
+    local m = O.meta()
+    O.call('ZADD', O.K_CONSUMERS, 'GT', NOW + m.heartbeat_ttl, consumer)
+    O.call('HSET', O.K_HEARTBEATS, consumer, NOW)
+    if m.paused then return 0, false end -- a paused queue wakes no other consumer
+    if max == 0 then return 0, nil end
+    if O.next_timer and O.next_timer <= NOW then O.promote_due() end
+
+    local taken = 0
+    local ids, leases = {}, {}
+    local regular_lease, ordered_lease = O.lease_value(false), O.lease_value(true)
+    -- The best partitions are read several at a time; each served one goes back with a new turn, usually
+    -- behind all the others, and the index writes of a window go together. When one went back ahead of
+    -- the next candidate (its new head has a higher priority), the window ends and `ready` is read again.
+    local reading = 4 -- how many to read: doubled at each read, as an ordered partition may give many tasks
+    local ready_left = nil
+    while taken < max do
+        local candidates = O.call('ZRANGE', O.K_READY, 0, math.min(max - taken, reading) - 1, 'WITHSCORES')
+        reading = 2 * reading
+        if #candidates == 0 then
+            ready_left = false
+            break
+        end
+        local adds, removes = {}, {}
+        local readded -- the lowest score a served partition went back with in this window
+        local i = 1
+        while i < #candidates and taken < max do
+            if readded and readded < tonumber(candidates[i + 1]) then break end
+            local code = candidates[i]
+            local turn = O.next_counter('turn')
+            local head
+            if O.is_ordered(code) then
+                local members = {}
+                while taken < max do
+                    local mb, r, from_run = O.part_head(code, true)
+                    if not mb or r.ready > NOW then break end
+                    O.part_pop(code, mb, from_run)
+                    O.readyat_remove(r.ready)
+                    taken = taken + 1
+                    ids[taken] = O.member_id(mb)
+                    leases[#leases + 1] = ids[taken]
+                    leases[#leases + 1] = ordered_lease
+                    members[#members + 1] = 0
+                    members[#members + 1] = mb
+                end
+                if #members > 0 then O.call('ZADD', O.flight_key(code), unpack(members)) end
+                O.call('HSET', O.K_LOCKS, code, consumer)
+                O.call('HSET', O.K_LOCK_SINCE, code, NOW)
+                removes[#removes + 1] = code
+                if O.part_head(code) then O.call('HSET', O.K_TURNS, code, turn) else O.drop_partition(code) end
+            else
+                local mb, _, from_run = O.part_head(code)
+                O.part_pop(code, mb, from_run)
+                O.readyat_remove(O.member_due(mb))
+                taken = taken + 1
+                ids[taken] = O.member_id(mb)
+                leases[#leases + 1] = ids[taken]
+                leases[#leases + 1] = regular_lease
+                head = O.part_head(code)
+                if head then
+                    local score = (1000 - O.member_priority(head)) * O.PRIORITY_SPAN + turn
+                    adds[#adds + 1] = score
+                    adds[#adds + 1] = code
+                    if not readded or score < readded then readded = score end
+                else
+                    removes[#removes + 1] = code
+                    -- only delayed tasks left: it exists, out of `ready`; else its list is empty and it is gone
+                    if O.parked(code) > 0 then O.call('HSET', O.K_TURNS, code, turn) end
+                end
+            end
+            i = i + 2
+        end
+        if #adds > 0 then O.call('ZADD', O.K_READY, unpack(adds)) end
+        if #removes > 0 then O.call('ZREM', O.K_READY, unpack(removes)) end
+        if #adds > 0 or i < #candidates then ready_left = true end
+    end
+    if taken > 0 then -- at most MAX_CONSUME tasks: 2,000 arguments, well within unpack's limit
+        O.count('waiting', -taken)
+        O.call('HSET', O.holding_key(consumer), unpack(leases))
+        local records = O.call('HMGET', O.K_TASKS, unpack(ids))
+        for j = 1, taken do
+            reply[#reply + 1] = ids[j]
+            reply[#reply + 1] = records[j]
+        end
+    end
+    return taken, ready_left
+end
+
+-- Milliseconds until something may fall due (a delayed task, an ordered head, a block's end), or -1.
+function O.until_next_timer()
+    if not O.next_timer then return -1 end
+    return math.max(O.next_timer - O.NOW, 0)
+end
+
+-- Deletes the tasks the consumer holds among ids[first..last]; appends per id 1 acked, 0 lease lost.
+O.ACK_CHUNK = 1000 -- ids per command: unpack has a limit, and a command stays short
+function O.ack(consumer, ids, first, last, reply)
+    local window = O.meta().dedup_window
+    if window > 0 then O.call('ZREMRANGEBYSCORE', O.K_ACKED, '-inf', O.NOW) end
+    local holding = O.holding_key(consumer)
+    local regular, remembered, seen = {}, {}, {}
+    local acked = 0
+    for from = first, last, O.ACK_CHUNK do
+        local to = math.min(from + O.ACK_CHUNK - 1, last)
+        local leases = O.call('HMGET', holding, unpack(ids, from, to))
+        for i = from, to do
+            local id, lease = ids[i], leases[i - from + 1]
+            if lease and not seen[id] then -- an id named twice is acked once
+                seen[id] = true
+                if string.byte(lease, 1) == O.ORDERED_LEASE then
+                    -- its partition's lock goes once the holder has nothing left of it: one at a time
+                    local r = O.as_held(O.load(id), consumer, lease)
+                    O.leave_flight(id, r)
+                    O.call('HDEL', O.K_TASKS, id)
+                    O.release_lock_if_done(consumer, r.code)
+                else
+                    regular[#regular + 1] = id
+                end
+                if window > 0 then
+                    remembered[#remembered + 1] = O.NOW + window
+                    remembered[#remembered + 1] = id
+                end
+                acked = acked + 1
+                reply[#reply + 1] = 1
+            else
+                reply[#reply + 1] = 0
+            end
+        end
+    end
+    for from = 1, #regular, O.ACK_CHUNK do
+        local to = math.min(from + O.ACK_CHUNK - 1, #regular)
+        O.call('HDEL', holding, unpack(regular, from, to))
+        O.call('HDEL', O.K_TASKS, unpack(regular, from, to))
+    end
+    for from = 1, #remembered, 2 * O.ACK_CHUNK do
+        O.call('ZADD', O.K_ACKED, unpack(remembered, from, math.min(from + 2 * O.ACK_CHUNK - 1, #remembered)))
+    end
+    if acked > 0 then O.count('ackedTotal', acked) end
+end
+
+-- ---------------------------------------------------------------- giving tasks back (reject, release)
+
+-- Takes the named tasks back from the consumer and, per ordered partition, every task it holds after
+-- the lowest named one (rule 5). decide(id, record, named) returns each task's outcome code.
+-- Reply: one outcome per id given (0 = lease lost), then id and outcome of each unnamed task, in key order.
+function O.give_back(consumer, ids, decide)
+    local named, lowest = {}, {}
+    local affected = {}
+    for _, id in ipairs(ids) do
+        local r = not named[id] and O.load_held(consumer, id)
+        if r then
+            r.id, r.m, r.named = id, O.member(r, id), true
+            named[id] = r
+            affected[#affected + 1] = r
+            if O.is_ordered(r.code) and (not lowest[r.code] or O.member_before(r.m, lowest[r.code])) then
+                lowest[r.code] = r.m
+            end
+        end
+    end
+    for code, low in pairs(lowest) do
+        for _, m in ipairs(O.call('ZRANGEBYLEX', O.flight_key(code), '(' .. low, '+')) do
+            local id = O.member_id(m)
+            if not named[id] then
+                local r = O.load_held(consumer, id)
+                if r then
+                    r.id, r.m, r.named = id, m, false
+                    affected[#affected + 1] = r
+                end
+            end
+        end
+    end
+    -- seq order, so tasks re-enter their partitions (and empty partitions get turns) in one fixed order
+    table.sort(affected, function(a, b) return a.seq < b.seq end)
+    for _, r in ipairs(affected) do
+        O.leave_flight(r.id, r, r.m)
+        r.outcome = decide(r.id, r, r.named)
+    end
+    for _, r in ipairs(affected) do O.release_lock_if_done(consumer, r.code) end
+    local reply = {}
+    for i, id in ipairs(ids) do reply[i] = named[id] and named[id].outcome or 0 end
+    local unnamed = {}
+    for _, r in ipairs(affected) do
+        if not r.named then unnamed[#unnamed + 1] = r end
+    end
+    table.sort(unnamed, function(a, b) return O.member_before(a.m, b.m) end)
+    for _, r in ipairs(unnamed) do
+        reply[#reply + 1] = r.id
+        reply[#reply + 1] = r.outcome
+    end
+    return reply, named
+end
+
+-- ---------------------------------------------------------------- dead letters
+
+-- Back into the partition with attempts reset, due now; priority, seq and last error kept.
+function O.redrive(id)
+    local r = O.load(id)
+    if not r or r.state ~= O.STATE_DEAD then return false end
+    O.call('ZREM', O.K_DEAD, id)
+    r.attempts, r.due, r.ready = 0, O.NOW, O.NOW
+    O.put_waiting(id, r)
+    return true
+end
+
+function O.purge(id)
+    if O.call('ZREM', O.K_DEAD, id) == 0 then return false end
+    O.call('HDEL', O.K_TASKS, id)
+    return true
+end
