@@ -8,12 +8,12 @@
 -- A task taken is not rewritten: its record keeps the attempts before this delivery, and the lease goes
 -- into the consumer's `f:` hash (docs/redis-design.md).
 function O.take(consumer, max, reply)
+    if max == 0 then return 0, nil end -- only acks: no consume, no registration
     local NOW = O.NOW
     local m = O.meta()
     O.call('ZADD', O.K_CONSUMERS, 'GT', NOW + m.heartbeat_ttl, consumer)
     O.call('HSET', O.K_HEARTBEATS, consumer, NOW)
     if m.paused then return 0, false end -- a paused queue wakes no other consumer
-    if max == 0 then return 0, nil end
     if O.next_timer and O.next_timer <= NOW then O.promote_due() end
 
     local taken = 0
