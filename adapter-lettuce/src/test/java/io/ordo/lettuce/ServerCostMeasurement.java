@@ -46,11 +46,15 @@ class ServerCostMeasurement {
                 int tasks = batch == 1 ? TASKS / 4 : TASKS;
                 double publish = cpu(server, () -> fill(store, tasks, batch));
                 List<Lease> held = new ArrayList<>();
+                server.command("CONFIG", "RESETSTAT");
                 double consume = cpu(server, () -> {
                     while (held.size() < tasks) {
                         held.addAll(store.consume(WORKER, batch, Duration.ZERO));
                     }
                 });
+                if (Boolean.getBoolean("ordo.measure.commandstats")) {
+                    System.out.println("consume, batch " + batch + ":\n" + server.command("INFO", "commandstats"));
+                }
                 double ack = cpu(server, () -> {
                     for (int i = 0; i < held.size(); i += batch) {
                         store.ack(WORKER, held.subList(i, Math.min(i + batch, held.size())).stream().map(Lease::id).toList());

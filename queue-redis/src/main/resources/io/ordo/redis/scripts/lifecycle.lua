@@ -22,7 +22,10 @@ function O.take(consumer, max, reply)
     -- The best partitions are read several at a time; each served one goes back with a new turn, usually
     -- behind all the others, and the index writes of a window go together. When one went back ahead of
     -- the next candidate (its new head has a higher priority), the window ends and `ready` is read again.
-    local reading = 4 -- how many to read: doubled at each read, as an ordered partition may give many tasks
+    -- no sorted-set member and no cancelled list member anywhere: a regular partition's list front is
+    -- its head, and the member after it the next head
+    local lean = O.counter('rest') == 0 and O.counter('stale') == 0
+    local reading = math.min(max, 16) -- how many to read: doubled at each read, as an ordered partition may give many tasks
     local ready_left = nil
     while taken < max do
         local candidates = O.call('ZRANGE', O.K_READY, 0, math.min(max - taken, reading) - 1, 'WITHSCORES')
@@ -59,14 +62,22 @@ function O.take(consumer, max, reply)
                 removes[#removes + 1] = code
                 if O.part_head(code) then O.call('HSET', O.K_TURNS, code, turn) else O.drop_partition(code) end
             else
-                local mb, _, from_run = O.part_head(code)
-                O.part_pop(code, mb, from_run)
+                local mb
+                if lean then
+                    local key = O.run_key(code)
+                    mb = O.call('LPOP', key)
+                    head = O.call('LINDEX', key, 0)
+                else
+                    local record, from_run
+                    mb, record, from_run = O.part_head(code)
+                    O.part_pop(code, mb, from_run)
+                    head = O.part_head(code)
+                end
                 O.readyat_remove(O.member_due(mb))
                 taken = taken + 1
                 ids[taken] = O.member_id(mb)
                 leases[#leases + 1] = ids[taken]
                 leases[#leases + 1] = regular_lease
-                head = O.part_head(code)
                 if head then
                     local score = (1000 - O.member_priority(head)) * O.PRIORITY_SPAN + turn
                     adds[#adds + 1] = score
