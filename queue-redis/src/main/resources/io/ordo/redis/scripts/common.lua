@@ -129,14 +129,19 @@ function O.int(n) return string.format('%.0f', n) end
 -- timer and the counters. Counters are written back once by finish().
 
 O.SETTINGS = { 'maxAttempts', 'processingTimeoutMs', 'dedupWindowMs', 'heartbeatTtlMs', 'maxPayloadBytes' }
-O.COUNTERS = { 'seq', 'turn', 'waiting', 'rest', 'stale', 'parked' }
+O.COUNTERS = { 'seq', 'turn', 'waiting', 'rest', 'stale', 'parked', 'lowestListed', 'latestListed' }
+-- lowestListed / latestListed: the lowest priority and the latest dueAt any list member ever had. A new
+-- task with no higher priority and no earlier dueAt sorts after every list member: a publish appends it
+-- without reading the list's last member.
+O.COUNTER_DEFAULTS = { lowestListed = 1001 }
 
 -- Defaults mirror QueueSettings.DEFAULTS (a test keeps them equal).
 function O.meta()
     local m = O.meta_fields
     if not m then
         local v = O.call('HMGET', O.K_META, 'maxAttempts', 'processingTimeoutMs', 'dedupWindowMs', 'heartbeatTtlMs',
-            'maxPayloadBytes', 'paused', 'nextTimer', 'seq', 'turn', 'waiting', 'rest', 'stale', 'parked')
+            'maxPayloadBytes', 'paused', 'nextTimer', 'seq', 'turn', 'waiting', 'rest', 'stale', 'parked',
+            'lowestListed', 'latestListed')
         m = {
             max_attempts = tonumber(v[1]) or 5,
             processing_timeout = tonumber(v[2]) or 0,
@@ -148,7 +153,7 @@ function O.meta()
         O.meta_fields = m
         if O.next_timer == nil then O.next_timer = tonumber(v[7]) or false end
         for i, field in ipairs(O.COUNTERS) do
-            if O.counters[field] == nil then O.counters[field] = tonumber(v[7 + i]) or 0 end
+            if O.counters[field] == nil then O.counters[field] = tonumber(v[7 + i]) or O.COUNTER_DEFAULTS[field] or 0 end
         end
     end
     return m
@@ -177,6 +182,11 @@ function O.count(field, delta)
 end
 
 function O.next_counter(field) return O.count(field, 1) end
+
+function O.set_counter(field, value)
+    O.counters[field] = value
+    O.counters_changed[#O.counters_changed + 1] = field
+end
 
 -- The earliest time something may fall due (a delayed task, an ordered head, a block's end) is kept
 -- as `nextTimer`, never later than the truth: a consume before it has nothing time-driven to do.
@@ -415,6 +425,7 @@ function O.part_insert(code, m)
     if last == nil then last = O.call('LINDEX', O.run_key(code), -1) end
     if not last or O.member_before(last, m) then
         O.call('RPUSH', O.run_key(code), m)
+        O.listed(m)
         O.tails[code] = m
         O.fronts[code] = nil
         if last and O.counter('stale') == 0 then return true end
@@ -424,6 +435,14 @@ function O.part_insert(code, m)
     end
     O.forget(code)
     return false
+end
+
+-- Notes a list member's priority and dueAt (see lowestListed).
+function O.listed(m)
+    local score = struct.unpack('>I7', m)
+    local priority, due = 1000 - math.floor(score / O.PRIORITY_SPAN), score % O.PRIORITY_SPAN
+    if priority < O.counter('lowestListed') then O.set_counter('lowestListed', priority) end
+    if due > O.counter('latestListed') then O.set_counter('latestListed', due) end
 end
 
 -- The record of a member if it still names a waiting task (a cancelled task leaves its list member

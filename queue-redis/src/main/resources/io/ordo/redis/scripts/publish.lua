@@ -53,22 +53,36 @@ local function publish_ready(id, seq, priority, tail, code)
     O.readyat_add(NOW)
     local m = struct.pack('>I7I6', (1000 - priority) * PRIORITY_SPAN + NOW, seq) .. id
     local key = run_key(code)
-    local last = O.tails[code]
-    if last == nil then last = call('LINDEX', key, -1) end
-    if last and member_before(last, m) then -- behind a live member: its head stays as it is
-        call('RPUSH', key, m)
-        O.tails[code], O.fronts[code] = m, nil
-    elseif last or parked(code) > 0 then -- it exists and its head may change
-        if not part_insert(code, m) then touch(code) end
-    else -- a new partition
+    if priority <= counter('lowestListed') and NOW >= counter('latestListed') then
+        -- sorts after every list member there is: appended, and the list's length tells whether it was empty
+        if call('RPUSH', key, m) > 1 then
+            O.tails[code], O.fronts[code] = m, nil
+            O.listed(m)
+            return -- behind a live member: its head stays as it is
+        end
+        O.tails[code], O.fronts[code], O.heads[code] = m, nil, nil
+        O.listed(m)
+        if parked(code) > 0 then -- it existed with parked tasks only: its head may change
+            touch(code)
+            return
+        end
+    else
+        local last = O.tails[code]
+        if last == nil then last = call('LINDEX', key, -1) end
+        if last or parked(code) > 0 then -- it exists: the list or the sorted set, and its head may change
+            if not part_insert(code, m) then touch(code) end
+            return
+        end
         call('RPUSH', key, m)
         O.tails[code], O.fronts[code], O.heads[code] = m, nil, nil
-        local turn = next_counter('turn')
-        if is_blocked(code) then
-            call('HSET', K_TURNS, code, turn)
-        else
-            call('ZADD', K_READY, (1000 - priority) * PRIORITY_SPAN + turn, code)
-        end
+        O.listed(m)
+    end
+    -- a new partition: into `ready` at once (or `turns` while blocked)
+    local turn = next_counter('turn')
+    if is_blocked(code) then
+        call('HSET', K_TURNS, code, turn)
+    else
+        call('ZADD', K_READY, (1000 - priority) * PRIORITY_SPAN + turn, code)
     end
 end
 
