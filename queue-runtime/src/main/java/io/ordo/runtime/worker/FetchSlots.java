@@ -103,11 +103,15 @@ final class FetchSlots {
         wakeAll();
     }
 
-    /** The fetch of {@code loop} failed: it backs off and retries unless another loop does. Whether it does. */
-    synchronized boolean failed(Object loop) {
+    /**
+     * The fetch of {@code plan} by {@code loop} failed: that loop backs off and retries for all unless
+     * another one does (whether it does); in one step, so no other loop fetches in between.
+     */
+    synchronized boolean failed(Object loop, Plan plan) {
         if (prober == null) {
             prober = loop;
         }
+        returned(plan);
         return prober == loop;
     }
 

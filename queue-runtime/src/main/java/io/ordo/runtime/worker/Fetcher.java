@@ -103,18 +103,7 @@ final class Fetcher {
                 if (!plan.fetches()) {
                     continue;
                 }
-                RuntimeException error = fetch(me, plan);
-                if (error == null) {
-                    failures = 0;
-                } else {
-                    failures++;
-                    boolean retriesForAll = slots.failed(me);
-                    Duration retryIn = retriesForAll ? backoff.apply(failures) : Duration.ZERO;
-                    listener.fetchFailed(error, retryIn);
-                    if (retriesForAll) {
-                        backOff(retryIn);
-                    }
-                }
+                failures = fetch(me, plan, failures);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -127,8 +116,8 @@ final class Fetcher {
         }
     }
 
-    /** Makes the plan's call and hands over what it brought; the error if it failed. */
-    private RuntimeException fetch(Object me, FetchSlots.Plan plan) throws InterruptedException {
+    /** Makes the plan's call and hands over what it brought; the failed calls in a row of this loop since. */
+    private int fetch(Object me, FetchSlots.Plan plan, int failures) throws InterruptedException {
         Incarnation name = plan.incarnation();
         long startedAt = clock.millis();
         long startNanos = System.nanoTime();
@@ -145,11 +134,16 @@ final class Fetcher {
                 leases = answer.taken();
             }
         } catch (RuntimeException e) {
-            slots.returned(plan);
+            boolean retriesForAll = slots.failed(me, plan);
             name.retire(); // the call may have leased tasks whose answer never arrived
             backend.failed(e);
             deliveries.sendAcks(plan.acks(), true);
-            return e;
+            Duration retryIn = retriesForAll ? backoff.apply(failures + 1) : Duration.ZERO;
+            listener.fetchFailed(e, retryIn);
+            if (retriesForAll) {
+                backOff(retryIn);
+            }
+            return failures + 1;
         }
         slots.succeeded(me);
         name.renewed(startedAt);
@@ -163,7 +157,7 @@ final class Fetcher {
         List<HeldTask> tasks = deliveries.hold(name, leases, clock.millis());
         slots.returned(plan);
         deliveries.run(tasks);
-        return null;
+        return 0;
     }
 
     /** This loop retries for all of them after a pause; acks meanwhile go on their own. */

@@ -13,7 +13,6 @@ import io.ordo.ports.Clock;
 import io.ordo.ports.FailOutcome;
 import io.ordo.ports.PayloadCodec;
 import io.ordo.ports.QueueUnavailableException;
-import io.ordo.ports.Reasons;
 import io.ordo.ports.ReclaimReport;
 import io.ordo.ports.RejectOutcome;
 import io.ordo.ports.Rejection;
@@ -41,6 +40,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
@@ -119,6 +119,8 @@ public final class Worker<T> {
     /** Handler threads added in place of threads stuck in handlers the processing timeout gave up on. */
     private final AtomicInteger replacementThreads = new AtomicInteger();
     private volatile boolean stopping;
+    /** Every task's context asks this: one object, not one per task. */
+    private final BooleanSupplier isStopping = () -> stopping;
     private ThreadPoolExecutor handlers;
     private Fetcher fetcher;
     private PeriodicJob heartbeats;
@@ -306,7 +308,7 @@ public final class Worker<T> {
 
         @Override
         public void run(List<HeldTask> tasks) throws InterruptedException {
-            HeldTask suspect = firstSuspectUnit(tasks);
+            HeldTask suspect = HeldTask.firstSuspect(tasks);
             if (suspect == null) {
                 dispatch(tasks);
             } else {
@@ -321,24 +323,6 @@ public final class Worker<T> {
     }
 
     /**
-     * The first task of the fetch that was last held by a consumer that died or timed out (the
-     * reasons reclaim gives, docs/semantics.md): it may be what killed that worker. For an ordered
-     * partition that is the head of its batch, the task the dead worker was on; the rest of the
-     * batch never ran. Null if none.
-     */
-    private static HeldTask firstSuspectUnit(List<HeldTask> tasks) {
-        for (HeldTask task : tasks) {
-            if (Reasons.isReclaim(task.lease.task().lastError())) {
-                Partition partition = task.lease.partition();
-                return partition.isOrdered()
-                        ? tasks.stream().filter(other -> other.lease.partition().equals(partition)).findFirst().orElseThrow()
-                        : task;
-            }
-        }
-        return null;
-    }
-
-    /**
      * Runs a suspect with nothing else held (docs/decisions/poison-isolation.md): the rest of the
      * fetch goes straight back, its attempt not counted, the suspect starts once every other task
      * has settled, and nothing more is fetched until it has. If it crashes the process again, only
@@ -349,9 +333,9 @@ public final class Worker<T> {
         sendAcks(slots.beginAlone(SUSPECT_WAIT), false);
         try {
             release(claimQueued(tasks.stream().filter(task -> task != suspect).toList()));
-            held.awaitAtMost(1, SUSPECT_WAIT, () -> stopping);
+            held.awaitAtMost(1, SUSPECT_WAIT, isStopping);
             dispatch(List.of(suspect));
-            held.awaitAtMost(0, SUSPECT_WAIT, () -> stopping);
+            held.awaitAtMost(0, SUSPECT_WAIT, isStopping);
         } finally {
             slots.endAlone();
         }
@@ -394,11 +378,12 @@ public final class Worker<T> {
     private void run(List<HeldTask> unit) {
         for (int i = 0; i < unit.size(); i++) {
             HeldTask task = unit.get(i);
-            if (!task.incarnation.leaseValidAt(clock.millis(), heartbeatTtl.toMillis())) {
+            long now = clock.millis();
+            if (!task.incarnation.leaseValidAt(now, heartbeatTtl.toMillis())) {
                 abandon(unit.subList(i, unit.size()));
                 return;
             }
-            if (overdue(task, clock.millis())) {
+            if (overdue(task, now)) {
                 giveUp(unit.subList(i, unit.size()));
                 return;
             }
@@ -420,7 +405,7 @@ public final class Worker<T> {
         Throwable error = null;
         try {
             T payload = decode(lease);
-            outcome = handler.handle(payload, new TaskContext(lease, () -> stopping));
+            outcome = handler.handle(payload, new TaskContext(lease, isStopping));
             if (outcome == null) {
                 throw new IllegalStateException("the handler returned no outcome; return Outcome.success() when done");
             }
