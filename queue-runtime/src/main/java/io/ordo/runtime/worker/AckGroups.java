@@ -38,14 +38,12 @@ final class AckGroups {
     }
 
     /**
-     * Queues the task's ack and sends what is queued unless a call is in flight, in which case the
-     * thread making it sends this ack next. The future completes when the ack's outcome was handled.
+     * Queues the ack and sends what is queued unless a call is in flight, in which case the thread
+     * making it sends this ack next. Its future completes when the ack's outcome was handled.
      */
-    CompletableFuture<Boolean> ack(HeldTask task) {
-        PendingAck ack = new PendingAck(task, new CompletableFuture<>());
+    void send(PendingAck ack) {
         pending.add(ack);
         drain();
-        return ack.settled;
     }
 
     /** Acks waiting for the call in flight (for tests and gauges). */

@@ -9,10 +9,18 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 
-/** The tasks a worker holds, bounded by the prefetch: the fetcher waits here for room. */
+/** The tasks a worker holds, bounded by the prefetch ({@link FetchSlots} hands out the room). */
 final class HeldTasks {
     private final Map<TaskId, HeldTask> tasks = new ConcurrentHashMap<>();
     private final Object room = new Object();
+    private final Runnable roomOpened;
+    /** Threads in {@link #awaitAtMost}: only they need waking when a task goes. */
+    private volatile int waiters;
+
+    /** @param roomOpened told whenever a task leaves */
+    HeldTasks(Runnable roomOpened) {
+        this.roomOpened = roomOpened;
+    }
 
     void add(HeldTask task) {
         tasks.put(task.lease.id(), task);
@@ -22,9 +30,10 @@ final class HeldTasks {
     void remove(HeldTask task) {
         if (tasks.remove(task.lease.id(), task)) {
             task.incarnation.untrack();
-            synchronized (room) {
-                room.notifyAll();
+            if (waiters > 0) {
+                wakeWaiters();
             }
+            roomOpened.run();
         }
     }
 
@@ -32,25 +41,23 @@ final class HeldTasks {
         return tasks.size();
     }
 
-    /** Waits until fewer than {@code limit} tasks are held or {@code stop} says to give up; the free room. */
-    int awaitRoom(int limit, BooleanSupplier stop) throws InterruptedException {
-        synchronized (room) {
-            while (tasks.size() >= limit && !stop.getAsBoolean()) {
-                room.wait(100);
-            }
-        }
-        return Math.max(0, limit - tasks.size());
-    }
-
-    /** Waits until nothing is held, {@code stop} says to give up or {@code timeout} passes; whether nothing is held. */
-    boolean awaitEmpty(Duration timeout, BooleanSupplier stop) throws InterruptedException {
+    /**
+     * Waits until at most {@code count} tasks are held, {@code stop} says to give up or {@code timeout}
+     * passes; whether at most {@code count} are held.
+     */
+    boolean awaitAtMost(int count, Duration timeout, BooleanSupplier stop) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         synchronized (room) {
-            while (!tasks.isEmpty() && !stop.getAsBoolean() && System.nanoTime() < deadline) {
-                room.wait(Math.max(1, Math.min(100, (deadline - System.nanoTime()) / 1_000_000)));
+            waiters++;
+            try {
+                while (tasks.size() > count && !stop.getAsBoolean() && System.nanoTime() < deadline) {
+                    room.wait(Math.max(1, Math.min(100, (deadline - System.nanoTime()) / 1_000_000)));
+                }
+            } finally {
+                waiters--;
             }
         }
-        return tasks.isEmpty();
+        return tasks.size() <= count;
     }
 
     void wakeWaiters() {

@@ -13,7 +13,6 @@ import io.ordo.ports.Clock;
 import io.ordo.ports.FailOutcome;
 import io.ordo.ports.PayloadCodec;
 import io.ordo.ports.QueueUnavailableException;
-import io.ordo.ports.Reasons;
 import io.ordo.ports.ReclaimReport;
 import io.ordo.ports.RejectOutcome;
 import io.ordo.ports.Rejection;
@@ -41,6 +40,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
@@ -101,7 +101,8 @@ public final class Worker<T> {
     private final boolean ownsScheduler;
     private final Listeners listeners;
     private final BackendStatus backend;
-    private final HeldTasks held = new HeldTasks();
+    private final HeldTasks held;
+    private final FetchSlots slots;
     private final Pause fetchPause;
     private final Pause settlePause;
     /** Null when acks are not grouped: each task is then acked by its own call. */
@@ -118,8 +119,10 @@ public final class Worker<T> {
     /** Handler threads added in place of threads stuck in handlers the processing timeout gave up on. */
     private final AtomicInteger replacementThreads = new AtomicInteger();
     private volatile boolean stopping;
+    /** Every task's context asks this: one object, not one per task. */
+    private final BooleanSupplier isStopping = () -> stopping;
     private ThreadPoolExecutor handlers;
-    private Thread fetcher;
+    private Fetcher fetcher;
     private PeriodicJob heartbeats;
     private PeriodicJob reaper;
     private PeriodicJob timeoutWatch;
@@ -139,7 +142,10 @@ public final class Worker<T> {
         backend = new BackendStatus(queue, clock, listeners);
         fetchPause = new Pause(scheduler);
         settlePause = new Pause(scheduler);
-        ackGroups = options.groupAcks() ? new AckGroups(WorkerOptions.ACKS_PER_CALL, this::ack) : null;
+        slots = new FetchSlots(options.prefetch(), options.fetchesInFlight(), WorkerOptions.ACKS_PER_CALL,
+                options.fetchWait(), this::heldTasks);
+        held = new HeldTasks(slots::wake);
+        ackGroups = options.groupAcks() ? new AckGroups(WorkerOptions.ACKS_PER_CALL, group -> sendAcks(group, false)) : null;
     }
 
     /** A worker for the queue of {@code store}, decoding payloads as {@code type} and handing them to {@code handler}. */
@@ -166,10 +172,12 @@ public final class Worker<T> {
         timeoutWatch = new PeriodicJob("processing timeout of queue " + queue, scheduler, this::timeoutWatchInterval,
                 this::giveUpOverdue);
         timeoutWatch.start(timeoutWatchInterval());
-        fetcher = threads("fetcher").newThread(this::fetchLoop);
-        fetcher.start();
-        LOG.info("queue {}: worker {} started (concurrency {}, prefetch {})", queue, options.consumer(),
-                options.concurrency(), options.prefetch());
+        fetcher = new Fetcher(store, clock, slots, this::incarnationForFetching, backend, listeners, fetchPause,
+                failures -> draw(options.outageBackoff(), failures), new FetchedTasks());
+        fetcher.start(options.fetchesInFlight(), threads("fetcher"));
+        LOG.info("queue {}: worker {} started (concurrency {}, prefetch {}, {} fetch(es) in flight, acks {})", queue,
+                options.consumer(), options.concurrency(), options.prefetch(), options.fetchesInFlight(),
+                options.ackOnFetch() ? "on fetches" : "on their own");
         listeners.started(this);
     }
 
@@ -195,6 +203,7 @@ public final class Worker<T> {
                 options.gracePeriod().toMillis());
         listeners.stopping();
         Scheduler.Cancellable graceOver = scheduler.schedule(settlePause::cut, options.gracePeriod());
+        sendAcks(slots.stop(), false);
         fetchPause.cut();
         held.wakeWaiters();
         releaseQueued();
@@ -252,9 +261,9 @@ public final class Worker<T> {
         return options;
     }
 
-    /** Acks queued behind the ack call in flight (grouped acks only). */
+    /** Acks waiting for a fetch to carry them or queued behind the ack call in flight. */
     int acksWaiting() {
-        return ackGroups == null ? 0 : ackGroups.waiting();
+        return slots.waiting() + (ackGroups == null ? 0 : ackGroups.waiting());
     }
 
     /** Tasks held right now, running or waiting for a handler thread. */
@@ -274,107 +283,79 @@ public final class Worker<T> {
 
     // ------------------------------------------------------------------ fetching
 
-    private void fetchLoop() {
-        int failures = 0;
-        try {
-            while (!stopping) {
-                int room = held.awaitRoom(options.prefetch(), () -> stopping);
-                if (stopping) {
-                    break;
-                }
-                Incarnation incarnation = incarnationForFetching();
-                long startedAt = clock.millis();
-                long startNanos = System.nanoTime();
-                List<Lease> leases;
-                try {
-                    leases = store.consume(incarnation.consumer, Math.min(room, TaskStore.MAX_CONSUME), options.fetchWait());
-                } catch (RuntimeException e) {
-                    incarnation.retire(); // the call may have leased tasks whose answer never arrived
-                    backend.failed(e);
-                    failures++;
-                    Duration retryIn = draw(options.outageBackoff(), failures);
-                    listeners.fetchFailed(e, retryIn);
-                    fetchPause.await(retryIn);
-                    continue;
-                }
-                failures = 0;
-                incarnation.renewed(startedAt);
-                backend.succeeded();
-                listeners.fetched(leases.size(), Duration.ofNanos(System.nanoTime() - startNanos));
-                // the processing timeout counts from here on this worker's clock: the store's leasedAt is on
-                // the server's, and a long fetch may have started well before the tasks were leased
-                long receivedAt = clock.millis();
-                List<Lease> suspects = firstSuspectUnit(leases);
-                if (suspects.isEmpty()) {
-                    dispatch(incarnation, leases, receivedAt);
-                } else {
-                    runAlone(incarnation, leases, suspects, receivedAt);
-                }
+    /** What the fetch loops hand over: the tasks they bring and the acks they carry. */
+    private final class FetchedTasks implements Fetcher.Deliveries {
+        @Override
+        public void acked(List<AckGroups.PendingAck> acks, Map<TaskId, AckOutcome> answers) {
+            settleAcks(acks, answers, false);
+        }
+
+        @Override
+        public void sendAcks(List<AckGroups.PendingAck> acks, boolean sentBefore) {
+            Worker.this.sendAcks(acks, sentBefore);
+        }
+
+        @Override
+        public List<HeldTask> hold(Incarnation incarnation, List<Lease> leases, long receivedAt) {
+            List<HeldTask> tasks = new ArrayList<>(leases.size());
+            for (Lease lease : leases) {
+                HeldTask task = new HeldTask(lease, incarnation, receivedAt);
+                held.add(task);
+                tasks.add(task);
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (Error e) {
-            LOG.error("queue {}: the fetch loop died; the worker fetches no more", queue, e);
+            return tasks;
+        }
+
+        @Override
+        public void run(List<HeldTask> tasks) throws InterruptedException {
+            HeldTask suspect = HeldTask.firstSuspect(tasks);
+            if (suspect == null) {
+                dispatch(tasks);
+            } else {
+                runAlone(tasks, suspect);
+            }
+        }
+
+        @Override
+        public void died(Error error) {
             state.compareAndSet(State.RUNNING, State.FAILED);
-            throw e;
         }
     }
 
     /**
-     * The first task of the fetch that was last held by a consumer that died or timed out (the
-     * reasons reclaim gives, docs/semantics.md): it may be what killed that worker. For an ordered
-     * partition that is the head of its batch, the task the dead worker was on; the rest of the
-     * batch never ran. Empty if none.
-     */
-    private static List<Lease> firstSuspectUnit(List<Lease> leases) {
-        for (Lease lease : leases) {
-            if (isSuspect(lease)) {
-                return List.of(lease.partition().isOrdered()
-                        ? leases.stream().filter(other -> other.partition().equals(lease.partition())).findFirst().orElseThrow()
-                        : lease);
-            }
-        }
-        return List.of();
-    }
-
-    private static boolean isSuspect(Lease lease) {
-        return Reasons.isReclaim(lease.task().lastError());
-    }
-
-    /**
-     * Runs a suspect unit with nothing else held (docs/decisions/poison-isolation.md): the rest of
-     * the fetch goes straight back, its attempt not counted, the unit starts once every other task
+     * Runs a suspect with nothing else held (docs/decisions/poison-isolation.md): the rest of the
+     * fetch goes straight back, its attempt not counted, the suspect starts once every other task
      * has settled, and nothing more is fetched until it has. If it crashes the process again, only
      * it is charged an attempt, not the tasks that happened to be fetched with it. Each wait ends
      * after {@link #SUSPECT_WAIT}, so a hung handler (before or in the suspect) never stops the worker.
      */
-    private void runAlone(Incarnation incarnation, List<Lease> leases, List<Lease> unit, long leasedAt)
-            throws InterruptedException {
-        List<HeldTask> others = new ArrayList<>();
-        for (Lease lease : leases) {
-            if (!unit.contains(lease)) {
-                HeldTask task = new HeldTask(lease, incarnation, leasedAt);
-                held.add(task);
-                others.add(task);
-            }
+    private void runAlone(List<HeldTask> tasks, HeldTask suspect) throws InterruptedException {
+        sendAcks(slots.beginAlone(SUSPECT_WAIT), false);
+        try {
+            release(claimQueued(tasks.stream().filter(task -> task != suspect).toList()));
+            held.awaitAtMost(1, SUSPECT_WAIT, isStopping);
+            dispatch(List.of(suspect));
+            held.awaitAtMost(0, SUSPECT_WAIT, isStopping);
+        } finally {
+            slots.endAlone();
         }
-        release(claimQueued(others));
-        held.awaitEmpty(SUSPECT_WAIT, () -> stopping);
-        dispatch(incarnation, unit, leasedAt);
-        held.awaitEmpty(SUSPECT_WAIT, () -> stopping);
     }
 
     /** Ordered batches stay whole (one unit, in order); every regular task is a unit of its own. */
-    private void dispatch(Incarnation incarnation, List<Lease> leases, long leasedAt) {
-        List<List<HeldTask>> units = new ArrayList<>();
-        Map<Partition, List<HeldTask>> batches = new LinkedHashMap<>();
-        List<HeldTask> all = new ArrayList<>(leases.size());
-        for (Lease lease : leases) {
-            HeldTask task = new HeldTask(lease, incarnation, leasedAt);
-            held.add(task);
-            all.add(task);
-            if (lease.partition().isOrdered()) {
-                batches.computeIfAbsent(lease.partition(), partition -> {
+    private void dispatch(List<HeldTask> tasks) {
+        if (stopping) {
+            release(claimQueued(tasks));
+            return;
+        }
+        List<List<HeldTask>> units = new ArrayList<>(tasks.size());
+        Map<Partition, List<HeldTask>> batches = null;
+        for (HeldTask task : tasks) {
+            Partition partition = task.lease.partition();
+            if (partition.isOrdered()) {
+                if (batches == null) {
+                    batches = new LinkedHashMap<>();
+                }
+                batches.computeIfAbsent(partition, ordered -> {
                     List<HeldTask> batch = new ArrayList<>();
                     units.add(batch);
                     return batch;
@@ -382,10 +363,6 @@ public final class Worker<T> {
             } else {
                 units.add(List.of(task));
             }
-        }
-        if (stopping) {
-            release(all.stream().filter(HeldTask::claimQueued).toList());
-            return;
         }
         for (List<HeldTask> unit : units) {
             try {
@@ -401,11 +378,12 @@ public final class Worker<T> {
     private void run(List<HeldTask> unit) {
         for (int i = 0; i < unit.size(); i++) {
             HeldTask task = unit.get(i);
-            if (!task.incarnation.leaseValidAt(clock.millis(), heartbeatTtl.toMillis())) {
+            long now = clock.millis();
+            if (!task.incarnation.leaseValidAt(now, heartbeatTtl.toMillis())) {
                 abandon(unit.subList(i, unit.size()));
                 return;
             }
-            if (overdue(task, clock.millis())) {
+            if (overdue(task, now)) {
                 giveUp(unit.subList(i, unit.size()));
                 return;
             }
@@ -427,7 +405,7 @@ public final class Worker<T> {
         Throwable error = null;
         try {
             T payload = decode(lease);
-            outcome = handler.handle(payload, new TaskContext(lease, () -> stopping));
+            outcome = handler.handle(payload, new TaskContext(lease, isStopping));
             if (outcome == null) {
                 throw new IllegalStateException("the handler returned no outcome; return Outcome.success() when done");
             }
@@ -466,24 +444,22 @@ public final class Worker<T> {
 
     private boolean settle(HeldTask task, Outcome outcome, List<HeldTask> rest) {
         Lease lease = task.lease;
-        List<TaskId> id = List.of(lease.id());
         if (outcome instanceof Outcome.Success) {
-            CompletableFuture<Boolean> acked;
-            if (ackGroups != null) {
-                acked = ackGroups.ack(task);
-                if (rest.isEmpty()) {
-                    return true; // nothing of its unit waits for the answer: the thread moves on
+            AckGroups.PendingAck ack = new AckGroups.PendingAck(task, new CompletableFuture<>());
+            // on the worker's next fetch if one comes soon; else on its own (grouped) as the handler returns
+            if (!(options.ackOnFetch() && task.incarnation == current && slots.offer(ack))) {
+                if (ackGroups != null) {
+                    ackGroups.send(ack);
+                } else {
+                    sendAcks(List.of(ack), false);
                 }
-            } else {
-                AckGroups.PendingAck alone = new AckGroups.PendingAck(task, new CompletableFuture<>());
-                ack(List.of(alone));
-                acked = alone.settled();
             }
-            // the rest of an ordered batch runs only once this ack is known to have gone through
-            return acked.join() || returnRest(rest);
+            // nothing of a lone task's unit waits for the answer: the thread moves on; the rest of an
+            // ordered batch runs only once this ack is known to have gone through
+            return rest.isEmpty() || ack.settled().join() || returnRest(rest);
         }
         if (outcome instanceof Outcome.Fail fail) {
-            Map<TaskId, FailOutcome> failed = call(() -> store.fail(lease.consumer(), id, fail.reason()));
+            Map<TaskId, FailOutcome> failed = call(() -> store.fail(lease.consumer(), List.of(lease.id()), fail.reason()));
             if (failed == null) {
                 return unsettled(task);
             }
@@ -498,30 +474,41 @@ public final class Worker<T> {
     }
 
     /**
-     * Acks a group of tasks, one store call per consumer name, and settles each with its own outcome;
-     * completes each task's future with whether it was acked.
+     * Acks tasks on their own, one store call per consumer name, and settles each with its own
+     * outcome. {@code sentBefore}: a call that carried them failed, so a refusal may mean it went through.
      */
-    private void ack(List<AckGroups.PendingAck> group) {
+    private void sendAcks(List<AckGroups.PendingAck> group, boolean sentBefore) {
+        if (group.isEmpty()) {
+            return;
+        }
         byConsumer(group, AckGroups.PendingAck::task).forEach((consumer, acks) -> {
             List<TaskId> ids = acks.stream().map(ack -> ack.task().lease.id()).toList();
-            AtomicInteger tries = new AtomicInteger();
+            AtomicInteger tries = new AtomicInteger(sentBefore ? 1 : 0);
             Map<TaskId, AckOutcome> acked = call(() -> {
                 tries.incrementAndGet();
                 return store.ack(consumer, ids);
             });
-            for (AckGroups.PendingAck ack : acks) {
-                HeldTask task = ack.task();
-                boolean done = false;
-                if (acked == null) {
-                    unsettled(task);
-                } else {
-                    done = acked.get(task.lease.id()) == AckOutcome.ACKED
-                            || (tries.get() > 1 && ackedBeforeItsAnswerWasLost(task.lease));
-                    settled(task, done ? Settlement.PROCESSED : Settlement.LEASE_LOST);
-                }
-                ack.settled().complete(done);
-            }
+            settleAcks(acks, acked, tries.get() > 1);
         });
+    }
+
+    /**
+     * Settles each task with its ack's answer (none: the backend could not be told) and completes
+     * its future with whether it was acked.
+     */
+    private void settleAcks(List<AckGroups.PendingAck> acks, Map<TaskId, AckOutcome> answers, boolean retried) {
+        for (AckGroups.PendingAck ack : acks) {
+            HeldTask task = ack.task();
+            boolean done = false;
+            if (answers == null) {
+                unsettled(task);
+            } else {
+                done = answers.get(task.lease.id()) == AckOutcome.ACKED
+                        || (retried && ackedBeforeItsAnswerWasLost(task.lease));
+                settled(task, done ? Settlement.PROCESSED : Settlement.LEASE_LOST);
+            }
+            ack.settled().complete(done);
+        }
     }
 
     /**
@@ -862,7 +849,7 @@ public final class Worker<T> {
     private void joinFetcher(long deadline) {
         try {
             // a fetch in progress ends within fetchWait; its tasks are returned when it does
-            fetcher.join(Math.max(1, remaining(deadline).toMillis() + options.fetchWait().toMillis()));
+            fetcher.join(remaining(deadline).toMillis() + options.fetchWait().toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -26,6 +26,11 @@ import java.util.Optional;
  * <li>{@code groupAcks}: whether the acks of tasks that finish while an ack call is in flight go
  *     together in the next call (up to {@value #ACKS_PER_CALL}), rather than one call per task
  *     (default true; docs/decisions/worker-ack-grouping.md).</li>
+ * <li>{@code ackOnFetch}: whether the acks of finished tasks ride on the worker's next fetch (one
+ *     ack-and-consume call) when one comes soon, rather than going on their own (default true).</li>
+ * <li>{@code fetchesInFlight}: fetch loops sharing the prefetch, so that while one fetch is on the
+ *     wire another can carry acks and take more; only one of them waits for work when the queue is
+ *     empty (default 2, at most {@value #MAX_FETCHES_IN_FLIGHT}; docs/decisions/worker-ack-on-fetch.md).</li>
  * </ul>
  */
 public final class WorkerOptions {
@@ -38,6 +43,8 @@ public final class WorkerOptions {
     public static final int MAX_CONCURRENCY = 1000;
     /** The most acks a grouped ack call carries: a call of 100 keeps the server busy for a few ms at most. */
     public static final int ACKS_PER_CALL = 100;
+    public static final int DEFAULT_FETCHES_IN_FLIGHT = 2;
+    public static final int MAX_FETCHES_IN_FLIGHT = 8;
     private static final Duration LONGEST_INTERVAL = Duration.ofHours(1);
 
     private final ConsumerId consumer;
@@ -50,6 +57,8 @@ public final class WorkerOptions {
     private final Duration reaperInterval;
     private final RetryPolicy outageBackoff;
     private final boolean groupAcks;
+    private final boolean ackOnFetch;
+    private final int fetchesInFlight;
 
     private WorkerOptions(Builder builder) {
         consumer = builder.consumer != null ? builder.consumer : ConsumerNames.forThisProcess();
@@ -67,6 +76,8 @@ public final class WorkerOptions {
         reaperInterval = positiveOrNull("reaperInterval", builder.reaperInterval);
         outageBackoff = Validate.notNull("outageBackoff", builder.outageBackoff);
         groupAcks = builder.groupAcks;
+        ackOnFetch = builder.ackOnFetch;
+        fetchesInFlight = Validate.range("fetchesInFlight", builder.fetchesInFlight, 1, MAX_FETCHES_IN_FLIGHT);
     }
 
     public static WorkerOptions create() {
@@ -120,10 +131,21 @@ public final class WorkerOptions {
         return groupAcks;
     }
 
+    /** Whether the acks of finished tasks ride on the next fetch when one comes soon. */
+    public boolean ackOnFetch() {
+        return ackOnFetch;
+    }
+
+    /** How many fetches may be in flight at once (only one of them waiting for work). */
+    public int fetchesInFlight() {
+        return fetchesInFlight;
+    }
+
     @Override
     public String toString() {
         return "WorkerOptions[consumer=" + consumer + ", concurrency=" + concurrency + ", prefetch=" + prefetch
-                + ", retryPolicy=" + retryPolicy + ", gracePeriod=" + gracePeriod + ", fetchWait=" + fetchWait + ", groupAcks=" + groupAcks + "]";
+                + ", retryPolicy=" + retryPolicy + ", gracePeriod=" + gracePeriod + ", fetchWait=" + fetchWait + ", groupAcks=" + groupAcks
+                + ", ackOnFetch=" + ackOnFetch + ", fetchesInFlight=" + fetchesInFlight + "]";
     }
 
     private static Duration positiveOrNull(String field, Duration value) {
@@ -148,6 +170,8 @@ public final class WorkerOptions {
         private Duration reaperInterval;
         private RetryPolicy outageBackoff = DEFAULT_OUTAGE_BACKOFF;
         private boolean groupAcks = true;
+        private boolean ackOnFetch = true;
+        private int fetchesInFlight = DEFAULT_FETCHES_IN_FLIGHT;
 
         private Builder() {
         }
@@ -208,6 +232,17 @@ public final class WorkerOptions {
         /** False: each task is acked by its own call as soon as its handler returns. */
         public Builder groupAcks(boolean value) {
             groupAcks = value;
+            return this;
+        }
+
+        /** False: acks never ride on fetches; they go on their own as their handlers return. */
+        public Builder ackOnFetch(boolean value) {
+            ackOnFetch = value;
+            return this;
+        }
+
+        public Builder fetchesInFlight(int value) {
+            fetchesInFlight = value;
             return this;
         }
 

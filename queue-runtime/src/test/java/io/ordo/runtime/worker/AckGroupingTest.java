@@ -26,6 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Acks of tasks finishing while an ack call is in flight go together in the next call, each task
  * still settled with its own outcome (docs/decisions/worker-ack-grouping.md). Every scenario is made
  * deterministic with latches: the first ack call is held until the other acks are known to be queued.
+ * Acks go on their own here: grouping is how they go when no fetch carries them (AckOnFetchTest).
  */
 class AckGroupingTest {
     private static final Partition AUDIT = Partition.regular("audit");
@@ -37,6 +38,10 @@ class AckGroupingTest {
     private final List<List<String>> ackCalls = new CopyOnWriteArrayList<>();
     private final Set<String> leaseLost = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final WorkerHarness harness = new WorkerHarness(this::holdingFirstAck);
+
+    {
+        harness.options.ackOnFetch(false);
+    }
 
     @AfterEach
     void stop() {
