@@ -8,6 +8,7 @@ import io.ordo.domain.QueueName;
 import io.ordo.domain.QueueSettings;
 import io.ordo.domain.TaskId;
 import io.ordo.ports.AckOutcome;
+import io.ordo.ports.AckedAndTaken;
 import io.ordo.ports.TaskStore;
 import io.ordo.ports.TaskStoreFactory;
 
@@ -79,28 +80,18 @@ final class OrdoQueue implements BenchQueue {
         ConsumerId id = ConsumerId.of(name);
         return new Consumer() {
             @Override
-            public List<Delivery> fetch(int max, Duration wait) {
-                List<Lease> leases = store.consume(id, max, wait);
-                List<Delivery> deliveries = new ArrayList<>(leases.size());
-                for (Lease lease : leases) {
+            public AckedAndFetched ackAndFetch(List<Delivery> acks, int max, Duration wait) {
+                List<TaskId> ids = new ArrayList<>(acks.size());
+                acks.forEach(delivery -> ids.add((TaskId) delivery.handle()));
+                AckedAndTaken answer = store.ackAndConsume(id, ids, max, wait);
+                int acked = (int) answer.acks().values().stream().filter(AckOutcome.ACKED::equals).count();
+                List<Delivery> deliveries = new ArrayList<>(answer.taken().size());
+                for (Lease lease : answer.taken()) {
                     Partition partition = lease.partition();
                     deliveries.add(new Delivery(lease.id(), partition.isOrdered() ? partition.code() : null,
                             lease.task().payload()));
                 }
-                return deliveries;
-            }
-
-            @Override
-            public boolean ack(Delivery delivery) {
-                TaskId task = (TaskId) delivery.handle();
-                return store.ack(id, List.of(task)).get(task) == AckOutcome.ACKED;
-            }
-
-            @Override
-            public int ackAll(List<Delivery> deliveries) {
-                List<TaskId> tasks = new ArrayList<>(deliveries.size());
-                deliveries.forEach(delivery -> tasks.add((TaskId) delivery.handle()));
-                return (int) store.ack(id, tasks).values().stream().filter(AckOutcome.ACKED::equals).count();
+                return new AckedAndFetched(acked, deliveries);
             }
 
             @Override
