@@ -30,7 +30,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>{@code --ack-each} ({@link #ackEachTask}) is the diagnostic of one ack call per task: each handler
  * acks its own task with an acks-only call, and the fetches carry none.
  */
-final class DrainWorker implements AutoCloseable {
+final class DrainWorker implements BenchWorker {
     /** The worker runtime's default fetch wait: what an idle worker costs depends on it. */
     static final Duration IDLE_FETCH_WAIT = Duration.ofSeconds(1);
     /** Where a wait only matters at the end of a run: shorter, so a worker closes quickly. */
@@ -245,7 +245,8 @@ final class DrainWorker implements AutoCloseable {
     }
 
     /** Throws what went wrong in a fetch thread or a handler, if anything. */
-    void rethrowFailure() {
+    @Override
+    public void rethrowFailure() {
         Throwable cause = failure.get();
         if (cause != null) {
             throw new IllegalStateException("the benchmark worker failed: " + cause, cause);

@@ -1,5 +1,6 @@
 package io.ordo.benchmarks;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.ordo.domain.ConsumerId;
 import io.ordo.domain.Lease;
 import io.ordo.domain.NewTask;
@@ -9,16 +10,21 @@ import io.ordo.domain.QueueSettings;
 import io.ordo.domain.TaskId;
 import io.ordo.ports.AckOutcome;
 import io.ordo.ports.AckedAndTaken;
+import io.ordo.ports.Clock;
 import io.ordo.ports.TaskStore;
 import io.ordo.ports.TaskStoreFactory;
+import io.ordo.runtime.Workers;
+import io.ordo.runtime.codec.JacksonPayloadCodec;
+import io.ordo.runtime.worker.Scheduler;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.random.RandomGenerator;
 
 /** An Ordo queue through the store port, on whichever backend made the factory. */
 final class OrdoQueue implements BenchQueue {
-    private static final QueueName QUEUE = QueueName.of("bench");
+    static final QueueName QUEUE = QueueName.of("bench");
     /** The worker runtime's default: heartbeat and reaper each run every third of the heartbeat TTL. */
     static final Duration KEEP_ALIVE_INTERVAL = QueueSettings.DEFAULT_HEARTBEAT_TTL.dividedBy(3);
 
@@ -100,6 +106,12 @@ final class OrdoQueue implements BenchQueue {
                 store.reclaim();
             }
         };
+    }
+
+    /** The worker runtime's factory of workers on this queue's backend, wired as its {@code RuntimeModule} does. */
+    Workers workers(MeterRegistry registry, Scheduler scheduler) {
+        return new Workers(factory, new JacksonPayloadCodec(), Clock.system(), RandomGenerator.getDefault(), scheduler,
+                registry);
     }
 
     @Override
