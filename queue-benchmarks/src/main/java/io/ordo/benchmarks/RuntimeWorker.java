@@ -12,8 +12,10 @@ import io.ordo.runtime.worker.WorkerOptions;
 /**
  * The worker runtime's {@link Worker}, the one applications run, on an Ordo queue of the harness: wired
  * as {@link io.ordo.runtime.Workers} wires it (the JSON codec, Micrometer metrics and queue gauges, the
- * runtime's scheduler), retries, heartbeats, reaper and fetch wait at their defaults. Its handler decodes
- * each payload into an {@link Order} and does nothing else but the harness's bookkeeping.
+ * runtime's scheduler), retries, heartbeats and reaper at their defaults. Its fetch wait is the bare
+ * driver's in a drain ({@link DrainWorker#BUSY_FETCH_WAIT}): it only matters once the queue is empty, and
+ * the worker stops sooner. Its handler decodes each payload into an {@link Order} and does nothing else
+ * but the harness's bookkeeping.
  */
 final class RuntimeWorker implements BenchWorker {
     /** The benchmark payload ({@link BenchPayload}) as a handler receives it from the runtime's JSON codec. */
@@ -25,7 +27,7 @@ final class RuntimeWorker implements BenchWorker {
 
     RuntimeWorker(OrdoQueue queue, String consumer, Ledger ledger, int concurrency, int prefetch) {
         WorkerOptions options = WorkerOptions.builder().consumer(consumer).concurrency(concurrency).prefetch(prefetch)
-                .build();
+                .fetchWait(DrainWorker.BUSY_FETCH_WAIT).build();
         worker = queue.workers(new SimpleMeterRegistry(), scheduler).worker(OrdoQueue.QUEUE, Order.class,
                 (order, context) -> {
                     ledger.handle(Integer.parseInt(order.i()));
