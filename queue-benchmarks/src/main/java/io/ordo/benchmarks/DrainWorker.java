@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.Condition;
@@ -19,7 +20,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * of them are acked, so nothing of it can arrive in between). Each task is acked once its handler
  * returns: its ack rides on the next call, which acks the finished tasks and then takes up to N more
  * ({@link BenchQueue.Consumer#ackAndFetch}). The room a call asks for counts the acks it carries,
- * which are done before anything is taken.
+ * which are done before anything is taken, but not those of the other call in flight.
  *
  * <p>When a call goes out ({@link #dueMax}): as soon as there is room for a batch (half the prefetch,
  * so a call takes many tasks and its fixed cost is shared), or when acks are waiting and no handler is
@@ -56,10 +57,15 @@ final class DrainWorker implements BenchWorker {
     private final Condition callDue = lock.newCondition();
     // guarded by lock
     private final List<BenchQueue.Delivery> finished = new ArrayList<>();
-    /** Tasks this worker holds: asked for by calls in flight, running or waiting for a thread, or finished. */
+    /**
+     * Tasks this worker holds: asked for or being acked by calls in flight, running or waiting for a
+     * thread, or finished. A call's acks free their room once it is answered: the other call in flight
+     * must not count on it before the server has done them.
+     */
     private int held;
     /** Tasks handed to the handlers whose handler has not returned (or, with ack-each, whose ack has not). */
     private int unfinished;
+    /** Tasks asked for in all, less what the calls did not bring: fetching ends at {@code limit}. */
     private long asked;
     private int callsInFlight;
     private long nextKeepAlive = System.nanoTime();
@@ -87,7 +93,7 @@ final class DrainWorker implements BenchWorker {
         }
     }
 
-    private static java.util.concurrent.ThreadFactory daemon(String name) {
+    private static ThreadFactory daemon(String name) {
         return runnable -> {
             Thread thread = new Thread(runnable, name);
             thread.setDaemon(true);
@@ -154,7 +160,7 @@ final class DrainWorker implements BenchWorker {
             Call call = new Call(List.copyOf(finished), max,
                     max > 0 && callsInFlight == 0 ? fetchWait : Duration.ZERO);
             finished.clear();
-            held += max - call.acks().size();
+            held += max;
             asked += max;
             callsInFlight++;
             return call;
@@ -189,7 +195,7 @@ final class DrainWorker implements BenchWorker {
     private void answered(Call call, int taken) {
         lock.lock();
         try {
-            held -= call.max() - taken;
+            held -= call.acks().size() + call.max() - taken;
             asked -= call.max() - taken;
             unfinished += taken;
             callsInFlight--;
