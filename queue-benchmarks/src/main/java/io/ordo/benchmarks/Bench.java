@@ -57,8 +57,8 @@ public final class Bench implements Callable<Integer> {
     private Path bullmqDirectory;
 
     @Option(names = "--ack-each",
-            description = "Workers send one ack call per task (the worker runtime with groupAcks(false)) instead of "
-                    + "grouping the acks of tasks that finished while an ack call was in flight (the runtime's default).")
+            description = "The harness's driver sends one ack call per task from the task's handler (a diagnostic) "
+                    + "instead of the acks of finished tasks riding on its next fetch.")
     private boolean ackEach;
 
     @Option(names = "--render", description = "Writes the Markdown of an earlier run's results.json again (next to it) and exits.")

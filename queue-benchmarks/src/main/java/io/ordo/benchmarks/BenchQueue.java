@@ -35,16 +35,17 @@ interface BenchQueue extends AutoCloseable {
     @Override
     void close();
 
-    /** One consumer: fetches with a prefetch and acks each task. */
+    /** What one {@link Consumer#ackAndFetch} call did: how many of its acks the queue accepted, and the tasks taken. */
+    record AckedAndFetched(int acked, List<Delivery> deliveries) {
+    }
+
+    /** One consumer: acks finished tasks and fetches the next ones, both in one call. */
     interface Consumer extends AutoCloseable {
-        /** Up to {@code max} tasks, waiting up to {@code wait} when none is there. */
-        List<Delivery> fetch(int max, Duration wait);
-
-        /** Acks one task; false when the queue says this consumer did not hold it. */
-        boolean ack(Delivery delivery);
-
-        /** Acks several tasks in one call; how many the queue accepted. */
-        int ackAll(List<Delivery> deliveries);
+        /**
+         * Acks {@code acks}, then takes up to {@code max} tasks (0: acks only), waiting up to {@code wait}
+         * when none is there. Thread-safe: a worker may have two calls in flight.
+         */
+        AckedAndFetched ackAndFetch(List<Delivery> acks, int max, Duration wait);
 
         /** What a live worker sends now and then besides fetching (heartbeat, reaper); nothing for Streams. */
         void keepAlive();

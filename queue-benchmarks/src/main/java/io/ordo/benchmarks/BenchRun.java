@@ -55,9 +55,9 @@ final class BenchRun {
             try {
                 String bullmq = subjects.get(Contender.BULLMQ) instanceof BullMqSubject b ? b.version() : null;
                 Map<String, String> machine = Machine.describe(redis, bullmq);
-                machine.put("Java workers' acks", DrainWorker.ackEachTask
-                        ? "one call per task (--ack-each)"
-                        : "grouped as the worker runtime does: acks of tasks finished during an ack call go in the next call");
+                machine.put("Java driver's acks", DrainWorker.ackEachTask
+                        ? "one call per task, from its handler (--ack-each)"
+                        : "on the next fetch (ack these, then take up to N), two fetches in flight");
                 BenchContext warmUp = new BenchContext(redis, mode.sizes(), repetitions, () -> { });
                 subjects.forEach((contender, subject) -> {
                     log("warming up " + contender.label());

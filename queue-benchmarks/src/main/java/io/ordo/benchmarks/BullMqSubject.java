@@ -62,7 +62,8 @@ final class BullMqSubject implements Subject {
 
     @Override
     public boolean supports(Workload workload) {
-        return workload != Workload.C2 && workload != Workload.C3; // no partitions, no per-key order
+        // no partitions, no per-key order, and not Ordo's worker runtime
+        return workload != Workload.C2 && workload != Workload.C3 && workload != Workload.C1W;
     }
 
     @Override
@@ -94,7 +95,7 @@ final class BullMqSubject implements Subject {
             case L2 -> latency(Workload.L2, Mode.Sizes.L2_RATE, sizes.l2Seconds(), context);
             case M1 -> memory(sizes.memoryTasks(), context);
             case I1 -> idle(sizes.idleSeconds(), context);
-            case C2, C3 -> throw new IllegalArgumentException("BullMQ has no partitions: " + workload);
+            case C1W, C2, C3 -> throw new IllegalArgumentException("BullMQ does not run " + workload);
         };
     }
 

@@ -5,91 +5,122 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The consume side of the workloads: one worker with a fetch thread and a pool of handler threads,
- * holding at most {@code prefetch} tasks at once. Regular tasks run in parallel; an ordered batch runs
- * task after task on one thread. Each task is acked as soon as its handler returns, grouped the way the
- * worker runtime groups acks by default (docs/decisions/worker-ack-grouping.md): a handler that finds no
- * ack call in flight sends its ack at once; acks of tasks finishing meanwhile go together in the next
- * call (up to {@link #ACKS_PER_CALL}); an ordered batch goes on only once its task's ack has been
- * answered. {@code --ack-each} sends one call per task instead (the runtime's {@code groupAcks(false)}).
- * The worker runtime's defaults are followed where the workload says nothing: heartbeat and reaper run
- * every 10 s, and the idle worker's fetch waits up to a second ({@link #IDLE_FETCH_WAIT}).
+ * The consume side of the workloads: one worker holding at most {@code prefetch} tasks, a pool of
+ * handler threads and two fetch threads. Regular tasks run in parallel; the consecutive tasks of an
+ * ordered partition run in order on one thread (the partition stays locked to this consumer until all
+ * of them are acked, so nothing of it can arrive in between). Each task is acked once its handler
+ * returns: its ack rides on the next call, which acks the finished tasks and then takes up to N more
+ * ({@link BenchQueue.Consumer#ackAndFetch}). The room a call asks for counts the acks it carries,
+ * which are done before anything is taken, but not those of the other call in flight.
+ *
+ * <p>When a call goes out ({@link #dueMax}): as soon as there is room for a batch (half the prefetch,
+ * so a call takes many tasks and its fixed cost is shared), or when acks are waiting and no handler is
+ * still running (nothing more would join them: they go alone). A second call goes out while one is in
+ * flight, so the handlers get work while the first is answered. Only a call made while no other is in
+ * flight waits for tasks ({@code fetchWait}): an idle worker sits in one blocking fetch and does not poll.
+ *
+ * <p>{@code --ack-each} ({@link #ackEachTask}) is the diagnostic of one ack call per task: each handler
+ * acks its own task with an acks-only call, and the fetches carry none.
  */
-final class DrainWorker implements AutoCloseable {
+final class DrainWorker implements BenchWorker {
     /** The worker runtime's default fetch wait: what an idle worker costs depends on it. */
     static final Duration IDLE_FETCH_WAIT = Duration.ofSeconds(1);
-    /** Set by {@code --ack-each}: one ack call per task, as the worker runtime with {@code groupAcks(false)}. */
-    static volatile boolean ackEachTask;
-    /** As the worker runtime's {@code WorkerOptions.ACKS_PER_CALL}. */
-    static final int ACKS_PER_CALL = 100;
     /** Where a wait only matters at the end of a run: shorter, so a worker closes quickly. */
     static final Duration BUSY_FETCH_WAIT = Duration.ofMillis(200);
+    /** Set by {@code --ack-each}: one ack call per task, sent by the task's handler. */
+    static volatile boolean ackEachTask;
+    /** Calls in flight at most: one answered while the other is on its way. */
+    private static final int FETCHERS = 2;
+    /** How often an idle fetch thread looks whether the keep-alive is due. */
+    private static final long IDLE_LOOK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     private final BenchQueue.Consumer consumer;
     private final Ledger ledger;
+    private final int prefetch;
+    private final int batch;
     private final long limit;
     private final Duration fetchWait;
-    private final Semaphore room;
+    private final boolean acksRideOnFetches = !ackEachTask;
     private final ExecutorService handlers;
-    private final Thread fetcher;
+    private final List<Thread> fetchers = new ArrayList<>();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
-    private final boolean groupAcks = !ackEachTask;
-    private final ConcurrentLinkedQueue<PendingAck> pendingAcks = new ConcurrentLinkedQueue<>();
-    private final AtomicBoolean acking = new AtomicBoolean();
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition callDue = lock.newCondition();
+    // guarded by lock
+    private final List<BenchQueue.Delivery> finished = new ArrayList<>();
+    /**
+     * Tasks this worker holds: asked for or being acked by calls in flight, running or waiting for a
+     * thread, or finished. A call's acks free their room once it is answered: the other call in flight
+     * must not count on it before the server has done them.
+     */
+    private int held;
+    /** Tasks handed to the handlers whose handler has not returned (or, with ack-each, whose ack has not). */
+    private int unfinished;
+    /** Tasks asked for in all, less what the calls did not bring: fetching ends at {@code limit}. */
+    private long asked;
+    private int callsInFlight;
+    private long nextKeepAlive = System.nanoTime();
     private volatile boolean running = true;
 
+    /** One call: acks these, then takes up to {@code max} tasks (0: acks only), waiting up to {@code fetchWait}. */
+    private record Call(List<BenchQueue.Delivery> acks, int max, Duration fetchWait) {
+    }
+
     /**
-     * @param limit     how many tasks to fetch in all before the fetch loop ends (Long.MAX_VALUE: no end)
-     * @param fetchWait how long one fetch waits when there is nothing to take
+     * @param limit     how many tasks to fetch in all before fetching ends (Long.MAX_VALUE: no end)
+     * @param fetchWait how long a fetch waits when there is nothing to take
      */
     DrainWorker(BenchQueue.Consumer consumer, Ledger ledger, int handlerThreads, int prefetch, long limit,
                 Duration fetchWait) {
         this.consumer = consumer;
         this.ledger = ledger;
+        this.prefetch = prefetch;
+        this.batch = Math.max(1, prefetch / 2);
         this.limit = limit;
         this.fetchWait = fetchWait;
-        this.room = new Semaphore(prefetch);
-        this.handlers = Executors.newFixedThreadPool(handlerThreads, runnable -> {
-            Thread thread = new Thread(runnable, "bench-handler");
+        this.handlers = Executors.newFixedThreadPool(handlerThreads, daemon("bench-handler"));
+        for (int i = 0; i < FETCHERS; i++) {
+            fetchers.add(daemon("bench-fetcher").newThread(this::fetchLoop));
+        }
+    }
+
+    private static ThreadFactory daemon(String name) {
+        return runnable -> {
+            Thread thread = new Thread(runnable, name);
             thread.setDaemon(true);
             return thread;
-        });
-        this.fetcher = new Thread(this::fetchLoop, "bench-fetcher");
-        fetcher.setDaemon(true);
+        };
     }
 
     DrainWorker start() {
-        fetcher.start();
+        fetchers.forEach(Thread::start);
         return this;
     }
 
     private void fetchLoop() {
-        long fetched = 0;
-        long nextKeepAlive = System.nanoTime();
         try {
-            while (running && fetched < limit) {
-                if (System.nanoTime() - nextKeepAlive >= 0) {
+            while (running) {
+                if (keepAliveDue()) {
                     consumer.keepAlive();
-                    nextKeepAlive = System.nanoTime() + OrdoQueue.KEEP_ALIVE_INTERVAL.toNanos();
                 }
-                if (!room.tryAcquire(100, TimeUnit.MILLISECONDS)) {
-                    continue;
+                Call call = awaitCall();
+                if (call != null) {
+                    BenchQueue.AckedAndFetched answer = consumer.ackAndFetch(call.acks(), call.max(), call.fetchWait());
+                    if (!call.acks().isEmpty()) {
+                        ledger.acked(call.acks().size(), answer.acked());
+                    }
+                    answered(call, answer.deliveries().size());
+                    dispatch(answer.deliveries());
                 }
-                int wanted = (int) Math.min(1 + room.drainPermits(), limit - fetched);
-                List<BenchQueue.Delivery> batch = running ? consumer.fetch(wanted, fetchWait) : List.of();
-                room.release(wanted - batch.size());
-                fetched += batch.size();
-                dispatch(batch);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -100,10 +131,84 @@ final class DrainWorker implements AutoCloseable {
         }
     }
 
-    /** Regular tasks one per thread; the consecutive tasks of one ordered partition as one job. */
-    private void dispatch(List<BenchQueue.Delivery> batch) {
+    private boolean keepAliveDue() {
+        lock.lock();
+        try {
+            long now = System.nanoTime();
+            if (now - nextKeepAlive < 0) {
+                return false;
+            }
+            nextKeepAlive = now + OrdoQueue.KEEP_ALIVE_INTERVAL.toNanos();
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The next call, counted as in flight; null when none came due within a short while. */
+    private Call awaitCall() throws InterruptedException {
+        lock.lock();
+        try {
+            int max = dueMax();
+            if (max < 0) {
+                callDue.awaitNanos(IDLE_LOOK_NANOS);
+                max = dueMax();
+                if (max < 0) {
+                    return null;
+                }
+            }
+            Call call = new Call(List.copyOf(finished), max,
+                    max > 0 && callsInFlight == 0 ? fetchWait : Duration.ZERO);
+            finished.clear();
+            held += max;
+            asked += max;
+            callsInFlight++;
+            return call;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * How many tasks the call due now asks for (0: it carries acks only), or -1 when none is due. Every
+     * call carries all the acks waiting. Changes nothing; under the lock.
+     */
+    private int dueMax() {
+        if (!running || callsInFlight == FETCHERS) {
+            return -1;
+        }
+        long left = limit - asked;
+        int room = (int) Math.min(prefetch - held + finished.size(), left);
+        if (room > 0 && room >= Math.min(batch, left)) {
+            return room;
+        }
+        return !finished.isEmpty() && unfinished == 0 ? 0 : -1;
+    }
+
+    /** Wakes a waiting fetch thread if a call is due; under the lock. */
+    private void wakeIfDue() {
+        if (dueMax() >= 0) {
+            callDue.signal();
+        }
+    }
+
+    private void answered(Call call, int taken) {
+        lock.lock();
+        try {
+            held -= call.acks().size() + call.max() - taken;
+            asked -= call.max() - taken;
+            unfinished += taken;
+            callsInFlight--;
+            wakeIfDue();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Regular tasks one per thread; the consecutive tasks of one ordered partition as one job, in order. */
+    private void dispatch(List<BenchQueue.Delivery> deliveries) {
         Map<String, List<BenchQueue.Delivery>> ordered = new LinkedHashMap<>();
-        for (BenchQueue.Delivery delivery : batch) {
+        for (BenchQueue.Delivery delivery : deliveries) {
             if (delivery.orderedPartition() == null) {
                 handlers.execute(() -> process(List.of(delivery)));
             } else {
@@ -115,59 +220,39 @@ final class DrainWorker implements AutoCloseable {
 
     private void process(List<BenchQueue.Delivery> run) {
         try {
-            for (int i = 0; i < run.size(); i++) {
-                BenchQueue.Delivery delivery = run.get(i);
+            for (BenchQueue.Delivery delivery : run) {
                 ledger.handle(delivery.payload()); // the no-op handler, plus the harness's bookkeeping
-                if (groupAcks) {
-                    CountDownLatch answered = ackGrouped(delivery);
-                    if (i + 1 < run.size()) {
-                        answered.await(); // the rest of an ordered batch waits for this ack's answer
-                    }
+                if (acksRideOnFetches) {
+                    finish(delivery);
                 } else {
-                    ledger.acked(consumer.ack(delivery));
-                    room.release();
+                    ledger.acked(1, consumer.ackAndFetch(List.of(delivery), 0, Duration.ZERO).acked());
+                    finish(null);
                 }
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         } catch (RuntimeException | Error e) {
             failure.compareAndSet(null, e);
         }
     }
 
-    private record PendingAck(BenchQueue.Delivery delivery, CountDownLatch answered) {
-    }
-
-    /**
-     * A finished task's ack joins the next ack call. While one call is in flight the acks of tasks
-     * finishing meanwhile queue up; whichever handler finds no call in flight sends them, up to
-     * {@link #ACKS_PER_CALL} per call. No task waits for another's handler, only for the call before it.
-     */
-    private CountDownLatch ackGrouped(BenchQueue.Delivery delivery) {
-        PendingAck ack = new PendingAck(delivery, new CountDownLatch(1));
-        pendingAcks.add(ack);
-        while (!pendingAcks.isEmpty() && acking.compareAndSet(false, true)) {
-            List<PendingAck> batch = new ArrayList<>();
-            try {
-                for (PendingAck next; batch.size() < ACKS_PER_CALL && (next = pendingAcks.poll()) != null; ) {
-                    batch.add(next);
-                }
-                if (!batch.isEmpty()) {
-                    List<BenchQueue.Delivery> deliveries = new ArrayList<>(batch.size());
-                    batch.forEach(pending -> deliveries.add(pending.delivery()));
-                    ledger.acked(batch.size(), consumer.ackAll(deliveries));
-                    room.release(batch.size());
-                }
-            } finally {
-                acking.set(false);
-                batch.forEach(pending -> pending.answered().countDown());
+    /** A handler returned; {@code ack} is its task, to be acked by the next call, or null when its handler acked it. */
+    private void finish(BenchQueue.Delivery ack) {
+        lock.lock();
+        try {
+            unfinished--;
+            if (ack != null) {
+                finished.add(ack);
+            } else {
+                held--;
             }
+            wakeIfDue();
+        } finally {
+            lock.unlock();
         }
-        return ack.answered();
     }
 
-    /** Throws what went wrong in the fetch loop or a handler, if anything. */
-    void rethrowFailure() {
+    /** Throws what went wrong in a fetch thread or a handler, if anything. */
+    @Override
+    public void rethrowFailure() {
         Throwable cause = failure.get();
         if (cause != null) {
             throw new IllegalStateException("the benchmark worker failed: " + cause, cause);
@@ -177,8 +262,16 @@ final class DrainWorker implements AutoCloseable {
     @Override
     public void close() {
         running = false;
+        lock.lock();
         try {
-            fetcher.join(fetchWait.toMillis() + 5_000);
+            callDue.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        try {
+            for (Thread fetcher : fetchers) {
+                fetcher.join(fetchWait.toMillis() + 5_000);
+            }
             handlers.shutdown();
             handlers.awaitTermination(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {

@@ -29,6 +29,8 @@ record Figure(String id, Workload workload, String label, Unit unit, Better bett
     static final Figure P1_RATE = new Figure("P1", Workload.P1, "P1 publish one per call", Unit.TASKS_PER_SECOND, Better.HIGHER);
     static final Figure P2_RATE = new Figure("P2", Workload.P2, "P2 publish by 100", Unit.TASKS_PER_SECOND, Better.HIGHER);
     static final Figure C1_RATE = new Figure("C1", Workload.C1, "C1 drain", Unit.TASKS_PER_SECOND, Better.HIGHER);
+    static final Figure C1W_RATE = new Figure("C1W", Workload.C1W, "C1W drain through the runtime Worker",
+            Unit.TASKS_PER_SECOND, Better.HIGHER);
     static final Figure C2_RATE = new Figure("C2", Workload.C2, "C2 ordered drain", Unit.TASKS_PER_SECOND, Better.HIGHER);
     static final Figure C2_VIOLATIONS = new Figure("C2.violations", Workload.C2, "C2 order violations", Unit.COUNT,
             Better.LOWER);
@@ -36,6 +38,16 @@ record Figure(String id, Workload workload, String label, Unit unit, Better bett
             Unit.BYTES_PER_TASK, Better.LOWER);
     static final Figure I1_COMMANDS = new Figure("I1", Workload.I1, "I1 idle worker", Unit.COMMANDS_PER_SECOND,
             Better.LOWER);
+
+    /** The tasks/s of a drain of pre-loaded tasks: C1, C1W or C2. */
+    static Figure drainRate(Workload workload) {
+        return switch (workload) {
+            case C1 -> C1_RATE;
+            case C1W -> C1W_RATE;
+            case C2 -> C2_RATE;
+            default -> throw new IllegalArgumentException(workload + " is not a drain of pre-loaded tasks");
+        };
+    }
 
     static Figure c3(int partitions) {
         return new Figure("C3." + partitions, Workload.C3, "C3 drain, " + count(partitions) + " partitions",

@@ -7,6 +7,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
 
 import static io.ordo.benchmarks.Mode.Sizes.HANDLER_THREADS;
 import static io.ordo.benchmarks.Mode.Sizes.PARTITIONS;
@@ -35,7 +36,11 @@ final class JavaSubject implements Subject {
 
     @Override
     public boolean supports(Workload workload) {
-        return queue.hasPartitions() || (workload != Workload.C2 && workload != Workload.C3);
+        return switch (workload) {
+            case C1W -> queue instanceof OrdoQueue; // the worker runtime runs on Ordo's store port only
+            case C2, C3 -> queue.hasPartitions();
+            default -> true;
+        };
     }
 
     @Override
@@ -46,7 +51,7 @@ final class JavaSubject implements Subject {
             queue.publish(task(i, PARTITIONS, false));
         }
         context.redis().flushAll();
-        drain(tasks, PARTITIONS, queue.hasPartitions(), context);
+        drain(queue.hasPartitions() ? Workload.C2 : Workload.C1, tasks, context);
         context.redis().flushAll();
     }
 
@@ -56,8 +61,9 @@ final class JavaSubject implements Subject {
         return switch (workload) {
             case P1 -> publishOneByOne(sizes.publishSeconds(), context);
             case P2 -> publishInBatches(sizes.publishTasks(), context);
-            case C1 -> drain(sizes.drainTasks(), PARTITIONS, false, context);
-            case C2 -> drain(sizes.drainTasks(), PARTITIONS, true, context);
+            case C1 -> drain(Workload.C1, sizes.drainTasks(), context);
+            case C1W -> drain(Workload.C1W, sizes.drainTasks(), context);
+            case C2 -> drain(Workload.C2, sizes.drainTasks(), context);
             case C3 -> drainAcrossPartitionCounts(context);
             case L1 -> latency(Workload.L1, Mode.Sizes.L1_RATE, sizes.l1Seconds(), context);
             case L2 -> latency(Workload.L2, Mode.Sizes.L2_RATE, sizes.l2Seconds(), context);
@@ -106,16 +112,21 @@ final class JavaSubject implements Subject {
 
     // ---------------------------------------------------------------- consume
 
-    private Measurement drain(int tasks, int partitions, boolean ordered, BenchContext context) {
-        publishAll(tasks, partitions, ordered, Mode.Sizes.PRELOAD_BATCH);
-        Ledger ledger = new Ledger(tasks, ordered ? partitions : 0, false);
+    /** C1, C1W or C2: pre-loads the tasks over {@code PARTITIONS} partitions, then drains them all. */
+    private Measurement drain(Workload workload, int tasks, BenchContext context) {
+        boolean ordered = workload == Workload.C2;
+        publishAll(tasks, PARTITIONS, ordered, Mode.Sizes.PRELOAD_BATCH);
+        Ledger ledger = new Ledger(tasks, ordered ? PARTITIONS : 0, false);
         context.startMeasuring();
-        double rate = timedDrain(ledger, tasks, tasks);
+        double rate = workload == Workload.C1W
+                ? timedDrain(ledger, tasks, () -> new RuntimeWorker((OrdoQueue) queue, WORKER, ledger, HANDLER_THREADS,
+                        prefetch))
+                : timedDrain(ledger, tasks, tasks);
         Measurement.Check once = ledger.exactlyOnce(tasks);
         Measurement measurement = new Measurement()
-                .add(ordered ? Figure.C2_RATE : Figure.C1_RATE, rate)
+                .add(Figure.drainRate(workload), rate)
                 .tasks(tasks)
-                .check((ordered ? "C2" : "C1") + ": " + once.name(), once.passed(), once.detail());
+                .check(workload + ": " + once.name(), once.passed(), once.detail());
         if (ordered) {
             measurement.add(Figure.C2_VIOLATIONS, ledger.violations())
                     .check("C2: order kept in every ordered partition", ledger.violations() == 0,
@@ -124,17 +135,22 @@ final class JavaSubject implements Subject {
         return measurement;
     }
 
-    /** Drains {@code tasks} more tasks with a fresh worker; tasks/s from its start to the last ack. */
+    /** Drains {@code tasks} more tasks with a fresh harness driver, until {@code ackedWhenDone} acks in all. */
     private double timedDrain(Ledger ledger, long tasks, long ackedWhenDone) {
+        return timedDrain(ledger, ackedWhenDone, () -> new DrainWorker(queue.consumer(WORKER), ledger,
+                HANDLER_THREADS, prefetch, tasks, DrainWorker.BUSY_FETCH_WAIT).start());
+    }
+
+    /** Tasks/s from the worker's start to the last ack; the worker stops once {@code ackedWhenDone} acks came in all. */
+    private double timedDrain(Ledger ledger, long ackedWhenDone, Supplier<BenchWorker> startWorker) {
         long start = System.nanoTime();
-        try (DrainWorker worker = new DrainWorker(queue.consumer(WORKER), ledger, HANDLER_THREADS, prefetch, tasks,
-                DrainWorker.BUSY_FETCH_WAIT)) {
-            worker.start();
-            if (!ledger.awaitAcked(ackedWhenDone, drainTimeout(tasks), worker::rethrowFailure)) {
+        long acksAtStart = ledger.acked();
+        try (BenchWorker worker = startWorker.get()) {
+            if (!ledger.awaitAcked(ackedWhenDone, drainTimeout(ackedWhenDone), worker::rethrowFailure)) {
                 throw new IllegalStateException("drain did not finish: " + ledger.acked() + " of " + ackedWhenDone
                         + " acked");
             }
-            return tasks / ((ledger.lastAckNanos() - start) / 1e9);
+            return (ackedWhenDone - acksAtStart) / ((ledger.lastAckNanos() - start) / 1e9);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while draining", e);

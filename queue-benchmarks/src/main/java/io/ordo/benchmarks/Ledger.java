@@ -38,11 +38,7 @@ final class Ledger {
     void handle(byte[] payload) {
         long now = BenchClock.nanos();
         int index = BenchPayload.index(payload);
-        if (handled.getAndIncrement(index) > 0) {
-            duplicates.increment();
-        } else {
-            distinct.increment();
-        }
+        handle(index);
         if (latencyNanos != null) {
             latencyNanos[index] = now - BenchPayload.sentNanos(payload);
         }
@@ -56,7 +52,16 @@ final class Ledger {
         }
     }
 
-    /** Called after the ack call of one task returned. */
+    /** Called by a handler that read the task's index itself: the exactly-once bookkeeping only. */
+    void handle(int index) {
+        if (handled.getAndIncrement(index) > 0) {
+            duplicates.increment();
+        } else {
+            distinct.increment();
+        }
+    }
+
+    /** Called after the ack of one task was answered. */
     void acked(boolean accepted) {
         acked(1, accepted ? 1 : 0);
     }

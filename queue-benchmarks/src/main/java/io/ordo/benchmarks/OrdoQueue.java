@@ -1,5 +1,6 @@
 package io.ordo.benchmarks;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.ordo.domain.ConsumerId;
 import io.ordo.domain.Lease;
 import io.ordo.domain.NewTask;
@@ -8,16 +9,22 @@ import io.ordo.domain.QueueName;
 import io.ordo.domain.QueueSettings;
 import io.ordo.domain.TaskId;
 import io.ordo.ports.AckOutcome;
+import io.ordo.ports.AckedAndTaken;
+import io.ordo.ports.Clock;
 import io.ordo.ports.TaskStore;
 import io.ordo.ports.TaskStoreFactory;
+import io.ordo.runtime.Workers;
+import io.ordo.runtime.codec.JacksonPayloadCodec;
+import io.ordo.runtime.worker.Scheduler;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.random.RandomGenerator;
 
 /** An Ordo queue through the store port, on whichever backend made the factory. */
 final class OrdoQueue implements BenchQueue {
-    private static final QueueName QUEUE = QueueName.of("bench");
+    static final QueueName QUEUE = QueueName.of("bench");
     /** The worker runtime's default: heartbeat and reaper each run every third of the heartbeat TTL. */
     static final Duration KEEP_ALIVE_INTERVAL = QueueSettings.DEFAULT_HEARTBEAT_TTL.dividedBy(3);
 
@@ -79,28 +86,18 @@ final class OrdoQueue implements BenchQueue {
         ConsumerId id = ConsumerId.of(name);
         return new Consumer() {
             @Override
-            public List<Delivery> fetch(int max, Duration wait) {
-                List<Lease> leases = store.consume(id, max, wait);
-                List<Delivery> deliveries = new ArrayList<>(leases.size());
-                for (Lease lease : leases) {
+            public AckedAndFetched ackAndFetch(List<Delivery> acks, int max, Duration wait) {
+                List<TaskId> ids = new ArrayList<>(acks.size());
+                acks.forEach(delivery -> ids.add((TaskId) delivery.handle()));
+                AckedAndTaken answer = store.ackAndConsume(id, ids, max, wait);
+                int acked = (int) answer.acks().values().stream().filter(AckOutcome.ACKED::equals).count();
+                List<Delivery> deliveries = new ArrayList<>(answer.taken().size());
+                for (Lease lease : answer.taken()) {
                     Partition partition = lease.partition();
                     deliveries.add(new Delivery(lease.id(), partition.isOrdered() ? partition.code() : null,
                             lease.task().payload()));
                 }
-                return deliveries;
-            }
-
-            @Override
-            public boolean ack(Delivery delivery) {
-                TaskId task = (TaskId) delivery.handle();
-                return store.ack(id, List.of(task)).get(task) == AckOutcome.ACKED;
-            }
-
-            @Override
-            public int ackAll(List<Delivery> deliveries) {
-                List<TaskId> tasks = new ArrayList<>(deliveries.size());
-                deliveries.forEach(delivery -> tasks.add((TaskId) delivery.handle()));
-                return (int) store.ack(id, tasks).values().stream().filter(AckOutcome.ACKED::equals).count();
+                return new AckedAndFetched(acked, deliveries);
             }
 
             @Override
@@ -109,6 +106,12 @@ final class OrdoQueue implements BenchQueue {
                 store.reclaim();
             }
         };
+    }
+
+    /** The worker runtime's factory of workers on this queue's backend, wired as its {@code RuntimeModule} does. */
+    Workers workers(MeterRegistry registry, Scheduler scheduler) {
+        return new Workers(factory, new JacksonPayloadCodec(), Clock.system(), RandomGenerator.getDefault(), scheduler,
+                registry);
     }
 
     @Override

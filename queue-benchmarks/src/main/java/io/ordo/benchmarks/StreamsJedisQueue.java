@@ -6,6 +6,7 @@ import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.Response;
 import redis.clients.jedis.StreamEntryID;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.params.XAddParams;
@@ -20,7 +21,8 @@ import java.util.Map;
 
 /**
  * The plain Streams consumer-group pattern on Jedis, the way Ordo's Jedis store uses it: a pool of
- * the same size, each command borrowing a connection; a blocking XREADGROUP holds one while it waits.
+ * the same size, each command (or pipeline) borrowing a connection; a blocking XREADGROUP holds one while
+ * it waits.
  */
 final class StreamsJedisQueue implements BenchQueue {
     private final RedisClient client;
@@ -64,38 +66,37 @@ final class StreamsJedisQueue implements BenchQueue {
         createGroup();
         byte[] me = Streams.bytes(name);
         return new Consumer() {
+            /** XACK and XREADGROUP pipelined: one round trip on one borrowed connection. */
             @Override
-            public List<Delivery> fetch(int max, Duration wait) {
-                XReadGroupParams params = XReadGroupParams.xReadGroupParams().count(max);
-                if (wait.toMillis() > 0) {
-                    params.block(Math.toIntExact(wait.toMillis()));
+            public AckedAndFetched ackAndFetch(List<Delivery> acks, int max, Duration wait) {
+                Response<Long> acked = null;
+                Response<List<Map.Entry<byte[], List<StreamEntryBinary>>>> read = null;
+                try (AbstractPipeline pipeline = client.pipelined()) {
+                    if (!acks.isEmpty()) {
+                        acked = pipeline.xack(Streams.KEY, Streams.GROUP, acks.stream()
+                                .map(delivery -> ((String) delivery.handle()).getBytes(StandardCharsets.US_ASCII))
+                                .toArray(byte[][]::new));
+                    }
+                    if (max > 0) {
+                        XReadGroupParams params = XReadGroupParams.xReadGroupParams().count(max);
+                        if (wait.toMillis() > 0) {
+                            params.block(Math.toIntExact(wait.toMillis()));
+                        }
+                        read = pipeline.xreadGroupBinary(Streams.GROUP, me, params,
+                                Map.of(Streams.KEY, StreamEntryID.XREADGROUP_UNDELIVERED_ENTRY));
+                    }
+                    pipeline.sync();
                 }
-                List<Map.Entry<byte[], List<StreamEntryBinary>>> streams = client.xreadGroupBinary(Streams.GROUP, me,
-                        params, Map.of(Streams.KEY, StreamEntryID.XREADGROUP_UNDELIVERED_ENTRY));
                 List<Delivery> deliveries = new ArrayList<>();
-                if (streams != null) {
-                    for (Map.Entry<byte[], List<StreamEntryBinary>> stream : streams) {
+                if (read != null && read.get() != null) {
+                    for (Map.Entry<byte[], List<StreamEntryBinary>> stream : read.get()) {
                         for (StreamEntryBinary entry : stream.getValue()) {
                             deliveries.add(new Delivery(entry.getID().toString(), null,
                                     Streams.payload(entry.getFields())));
                         }
                     }
                 }
-                return deliveries;
-            }
-
-            @Override
-            public boolean ack(Delivery delivery) {
-                return client.xack(Streams.KEY, Streams.GROUP,
-                        ((String) delivery.handle()).getBytes(StandardCharsets.US_ASCII)) == 1;
-            }
-
-            @Override
-            public int ackAll(List<Delivery> deliveries) {
-                byte[][] ids = deliveries.stream()
-                        .map(delivery -> ((String) delivery.handle()).getBytes(StandardCharsets.US_ASCII))
-                        .toArray(byte[][]::new);
-                return Math.toIntExact(client.xack(Streams.KEY, Streams.GROUP, ids));
+                return new AckedAndFetched(acked == null ? 0 : Math.toIntExact(acked.get()), deliveries);
             }
 
             @Override

@@ -17,19 +17,22 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The plain Streams consumer-group pattern on Lettuce, the way Ordo's Lettuce store uses it: one
- * shared connection for XADD and XACK from every thread, a connection of its own for each consumer's
- * blocking XREADGROUP.
+ * shared connection for XADD, XACK and XREADGROUP from every thread, a connection of its own for each
+ * consumer's blocking XREADGROUP.
  */
 final class StreamsLettuceQueue implements BenchQueue {
     private final RedisClient client;
     private final StatefulRedisConnection<byte[], byte[]> shared;
     private final RedisCommands<byte[], byte[]> commands;
+    private final Duration commandTimeout;
 
     StreamsLettuceQueue(String uri) {
         RedisOptions options = RedisOptions.create(uri);
+        commandTimeout = options.commandTimeout();
         client = RedisClient.create(RedisURI.builder().withHost(options.endpoint().host())
                 .withPort(options.endpoint().port()).withTimeout(options.commandTimeout()).build());
         shared = client.connect(ByteArrayCodec.INSTANCE);
@@ -64,30 +67,32 @@ final class StreamsLettuceQueue implements BenchQueue {
         StatefulRedisConnection<byte[], byte[]> reader = client.connect(ByteArrayCodec.INSTANCE);
         io.lettuce.core.Consumer<byte[]> me = io.lettuce.core.Consumer.from(Streams.GROUP, Streams.bytes(name));
         return new Consumer() {
+            /**
+             * XACK and XREADGROUP are both sent before either answer is awaited: one round trip. A read that
+             * may block goes on the consumer's own connection, so it never holds up the shared one.
+             */
             @Override
-            public List<Delivery> fetch(int max, Duration wait) {
-                XReadArgs args = XReadArgs.Builder.count(max);
-                if (wait.toMillis() > 0) {
-                    args.block(wait.toMillis());
+            public AckedAndFetched ackAndFetch(List<Delivery> acks, int max, Duration wait) {
+                RedisFuture<Long> acked = acks.isEmpty() ? null
+                        : shared.async().xack(Streams.KEY, Streams.GROUP, acks.stream()
+                                .map(delivery -> (String) delivery.handle()).toArray(String[]::new));
+                RedisFuture<List<StreamMessage<byte[], byte[]>>> read = null;
+                if (max > 0) {
+                    XReadArgs args = XReadArgs.Builder.count(max);
+                    if (wait.toMillis() > 0) {
+                        args.block(wait.toMillis());
+                    }
+                    read = (wait.toMillis() > 0 ? reader : shared).async().xreadgroup(me, args,
+                            XReadArgs.StreamOffset.lastConsumed(Streams.KEY));
                 }
-                List<StreamMessage<byte[], byte[]>> messages =
-                        reader.sync().xreadgroup(me, args, XReadArgs.StreamOffset.lastConsumed(Streams.KEY));
-                List<Delivery> deliveries = new ArrayList<>(messages.size());
-                for (StreamMessage<byte[], byte[]> message : messages) {
-                    deliveries.add(new Delivery(message.getId(), null, Streams.payload(message.getBody())));
+                int ackedCount = acked == null ? 0 : Math.toIntExact(answer(acked, Duration.ZERO));
+                List<Delivery> deliveries = new ArrayList<>();
+                if (read != null) {
+                    for (StreamMessage<byte[], byte[]> message : answer(read, wait)) {
+                        deliveries.add(new Delivery(message.getId(), null, Streams.payload(message.getBody())));
+                    }
                 }
-                return deliveries;
-            }
-
-            @Override
-            public boolean ack(Delivery delivery) {
-                return commands.xack(Streams.KEY, Streams.GROUP, (String) delivery.handle()) == 1;
-            }
-
-            @Override
-            public int ackAll(List<Delivery> deliveries) {
-                String[] ids = deliveries.stream().map(delivery -> (String) delivery.handle()).toArray(String[]::new);
-                return Math.toIntExact(commands.xack(Streams.KEY, Streams.GROUP, ids));
+                return new AckedAndFetched(ackedCount, deliveries);
             }
 
             @Override
@@ -99,6 +104,11 @@ final class StreamsLettuceQueue implements BenchQueue {
                 reader.close();
             }
         };
+    }
+
+    /** The answer to a command sent asynchronously, within the command timeout plus how long it may block. */
+    private <T> T answer(RedisFuture<T> future, Duration blocking) {
+        return LettuceFutures.awaitOrCancel(future, commandTimeout.plus(blocking).toNanos(), TimeUnit.NANOSECONDS);
     }
 
     /** The group reads the stream from its start, so tasks published before it are delivered too. */

@@ -5,6 +5,7 @@ enum Workload {
     P1("publish one task per call, awaited"),
     P2("publish batches of 100"),
     C1("drain pre-loaded tasks: 1 worker, 8 handler threads, prefetch 32, no-op handler, ack each"),
+    C1W("as C1 through the worker runtime applications run: JSON decoding, metrics, retries, heartbeats, reaper"),
     C2("as C1 with 1,000 ordered partitions; order checked while running"),
     C3("as C1 with few, many and very many partitions"),
     L1("publish one at a time at a fixed rate while one worker processes: publish call start to handler start"),
