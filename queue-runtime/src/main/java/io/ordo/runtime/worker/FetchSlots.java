@@ -16,6 +16,10 @@ import java.util.function.Supplier;
  *     fetches in flight, plus the tasks whose acks it carries (the store acks them before it takes);</li>
  * <li>at most one fetch waits for work at a time: a loop with no acks to carry does not fetch while
  *     another waiting fetch is out, so an idle worker sends one long poll as with one loop;</li>
+ * <li>while another fetch that does not wait is out, a loop fetches only once a {@linkplain #minBatch
+ *     batch's worth} of room or acks has gathered: each call costs the shared Redis the same whatever it
+ *     carries, so under load the calls grow instead of multiplying; with no such fetch out, a loop goes at
+ *     once, so an ack is never held back by another one's absence;</li>
  * <li>an ack is {@linkplain #offer accepted} only while a loop will carry it soon (one is between
  *     fetches or out with a fetch that does not wait); otherwise, and whenever the last such loop
  *     goes away (outage, a suspect running alone, stopping), pending acks are handed back to be sent
@@ -46,6 +50,10 @@ final class FetchSlots {
     /** Loops not fetching for a while: backing off, running a suspect alone, or gone. */
     private int away;
     private boolean waitingFetchOut;
+    /** Fetches in flight that do not wait for work. */
+    private int promptFetchesOut;
+    /** What a fetch gathers before it goes while another one is out. */
+    private final int minBatch;
     /** Suspects running alone: while any does, nothing is fetched. */
     private int alone;
     private boolean stopping;
@@ -59,6 +67,7 @@ final class FetchSlots {
         this.acksPerCall = acksPerCall;
         this.fetchWait = fetchWait;
         this.heldTasks = heldTasks;
+        this.minBatch = Math.max(1, prefetch / (2 * loops));
     }
 
     /**
@@ -72,13 +81,18 @@ final class FetchSlots {
                 List<AckGroups.PendingAck> others = new ArrayList<>(0);
                 List<AckGroups.PendingAck> acks = takeAcks(name, others);
                 int room = prefetch - heldTasks.getAsInt() - reserved + acks.size();
-                if (!acks.isEmpty() || (room > 0 && !waitingFetchOut)) {
+                boolean worthIt = promptFetchesOut == 0 || Math.max(room, acks.size()) >= minBatch;
+                if (worthIt && (!acks.isEmpty() || (room > 0 && !waitingFetchOut))) {
                     int max = Math.max(0, room);
                     // a fetch carrying acks never waits: their answers are awaited (held tasks, ordered batches)
                     Duration wait = acks.isEmpty() ? fetchWait : Duration.ZERO;
                     reserved += max;
                     waitingFetchOut |= !wait.isZero();
+                    promptFetchesOut += wait.isZero() ? 1 : 0;
                     return new Plan(name, acks, others, max, wait);
+                }
+                for (int i = acks.size() - 1; i >= 0 && !worthIt; i--) {
+                    pending.addFirst(acks.get(i)); // not yet: they go with the next fetch, in their order
                 }
                 if (!others.isEmpty()) {
                     return new Plan(null, List.of(), others, 0, Duration.ZERO);
@@ -99,6 +113,8 @@ final class FetchSlots {
         reserved -= plan.max();
         if (!plan.waitFor().isZero()) {
             waitingFetchOut = false;
+        } else if (plan.fetches()) {
+            promptFetchesOut--;
         }
         wakeAll();
     }
