@@ -129,7 +129,7 @@ final class LettuceClient<C extends StatefulConnection<byte[], byte[]>> {
             for (RedisClusterNode node : cluster.getPartitions()) {
                 if (!node.getSlots().isEmpty()) {
                     loaded = ((StatefulRedisClusterConnection<byte[], byte[]>) cluster)
-                            .getConnection(node.getNodeId()).sync().functionLoad(code, true);
+                            .getConnection(node.getUri().getHost(), node.getUri().getPort()).sync().functionLoad(code, true);
                 }
             }
             return loaded;

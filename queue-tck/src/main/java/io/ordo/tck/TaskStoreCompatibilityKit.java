@@ -1131,7 +1131,7 @@ public abstract class TaskStoreCompatibilityKit {
 
         @Test
         void acks_of_tasks_not_held_are_lease_lost_and_the_take_goes_on() {
-            given(task("a"), task("b"));
+            given(task("a", Partition.of("p")), task("b", Partition.of("p")));
             consume(workerA(), 1);
 
             AckedAndTaken result = store.ackAndConsume(workerB(), ids("a", "unknown"), 5, NO_WAIT);
@@ -1144,7 +1144,7 @@ public abstract class TaskStoreCompatibilityKit {
 
         @Test
         void an_id_named_twice_is_acked_once() {
-            given(task("a"));
+            given(task("a", Partition.of("p")));
             consume(workerA(), 1);
 
             AckedAndTaken result = store.ackAndConsume(workerA(), ids("a", "a"), 1, NO_WAIT);
@@ -1155,7 +1155,7 @@ public abstract class TaskStoreCompatibilityKit {
 
         @Test
         void with_max_zero_it_only_acks() {
-            given(task("a"), task("b"));
+            given(task("a", Partition.of("p")), task("b", Partition.of("p")));
             consume(workerA(), 1);
 
             AckedAndTaken result = store.ackAndConsume(workerA(), ids("a"), 0, NO_WAIT);
@@ -1177,7 +1177,7 @@ public abstract class TaskStoreCompatibilityKit {
 
         @Test
         void a_paused_queue_still_takes_the_acks_and_delivers_nothing() {
-            given(task("a"), task("b"));
+            given(task("a", Partition.of("p")), task("b", Partition.of("p")));
             consume(workerA(), 1);
             store.pause();
 

@@ -18,7 +18,8 @@ function O.take(consumer, max, reply)
 
     local taken = 0
     local ids, leases = {}, {}
-    local regular_lease, ordered_lease = O.lease_value(false), O.lease_value(true)
+    local regular_lease = O.regular_lease()
+    local ready_unknown = {} -- the tasks whose readyAt their record tells
     -- The best partitions are read several at a time; each served one goes back with a new turn, usually
     -- behind all the others, and the index writes of a window go together. When one went back ahead of
     -- the next candidate (its new head has a higher priority), the window ends and `ready` is read again.
@@ -44,23 +45,35 @@ function O.take(consumer, max, reply)
             local head
             if O.is_ordered(code) then
                 local members = {}
-                while taken < max do
-                    local mb, r, from_run = O.part_head(code, true)
-                    if not mb or r.ready > NOW then break end
-                    O.part_pop(code, mb, from_run)
-                    O.readyat_remove(r.ready)
+                local function took(mb, ready)
                     taken = taken + 1
+                    if ready then O.readyat_remove(ready) else ready_unknown[#ready_unknown + 1] = taken end
                     ids[taken] = O.member_id(mb)
                     leases[#leases + 1] = ids[taken]
-                    leases[#leases + 1] = ordered_lease
+                    leases[#leases + 1] = O.ordered_lease(code, mb)
                     members[#members + 1] = 0
                     members[#members + 1] = mb
+                end
+                local remains
+                if lean and not O.any_delayed() then -- every member is ready: the run is the list's front
+                    local key = O.run_key(code)
+                    -- (a retry keeps its dueAt and may have another readyAt: read from its record below)
+                    for _, mb in ipairs(O.call('LPOP', key, max - taken) or {}) do took(mb, nil) end
+                    remains = O.call('LINDEX', key, 0)
+                else
+                    while taken < max do
+                        local mb, r, from_run = O.part_head(code, true)
+                        if not mb or r.ready > NOW then break end
+                        O.part_pop(code, mb, from_run)
+                        took(mb, r.ready)
+                    end
+                    remains = O.part_head(code)
                 end
                 if #members > 0 then O.call('ZADD', O.flight_key(code), unpack(members)) end
                 O.call('HSET', O.K_LOCKS, code, consumer)
                 O.call('HSET', O.K_LOCK_SINCE, code, NOW)
                 removes[#removes + 1] = code
-                if O.part_head(code) then O.call('HSET', O.K_TURNS, code, turn) else O.drop_partition(code) end
+                if remains then O.call('HSET', O.K_TURNS, code, turn) else O.drop_partition(code) end
             else
                 local mb
                 if lean then
@@ -99,6 +112,7 @@ function O.take(consumer, max, reply)
         O.count('waiting', -taken)
         O.call('HSET', O.holding_key(consumer), unpack(leases))
         local records = O.call('HMGET', O.K_TASKS, unpack(ids))
+        for _, j in ipairs(ready_unknown) do O.readyat_remove(O.record_ready(records[j])) end
         for j = 1, taken do
             reply[#reply + 1] = ids[j]
             reply[#reply + 1] = records[j]
@@ -119,8 +133,8 @@ function O.ack(consumer, ids, first, last, reply)
     local window = O.meta().dedup_window
     if window > 0 then O.call('ZREMRANGEBYSCORE', O.K_ACKED, '-inf', O.NOW) end
     local holding = O.holding_key(consumer)
-    local regular, remembered, seen = {}, {}, {}
-    local acked = 0
+    local done, remembered, seen = {}, {}, {}
+    local flights, codes = {}, {} -- ordered partitions: code -> members to take out of its in-flight set
     for from = first, last, O.ACK_CHUNK do
         local to = math.min(from + O.ACK_CHUNK - 1, last)
         local leases = O.call('HMGET', holding, unpack(ids, from, to))
@@ -128,35 +142,42 @@ function O.ack(consumer, ids, first, last, reply)
             local id, lease = ids[i], leases[i - from + 1]
             if lease and not seen[id] then -- an id named twice is acked once
                 seen[id] = true
+                done[#done + 1] = id
                 if string.byte(lease, 1) == O.ORDERED_LEASE then
-                    -- its partition's lock goes once the holder has nothing left of it: one at a time
-                    local r = O.as_held(O.load(id), consumer, lease)
-                    O.leave_flight(id, r)
-                    O.call('HDEL', O.K_TASKS, id)
-                    O.release_lock_if_done(consumer, r.code)
-                else
-                    regular[#regular + 1] = id
+                    local code, m = O.lease_place(lease)
+                    if not flights[code] then
+                        flights[code] = {}
+                        codes[#codes + 1] = code
+                    end
+                    flights[code][#flights[code] + 1] = m
                 end
                 if window > 0 then
                     remembered[#remembered + 1] = O.NOW + window
                     remembered[#remembered + 1] = id
                 end
-                acked = acked + 1
                 reply[#reply + 1] = 1
             else
                 reply[#reply + 1] = 0
             end
         end
     end
-    for from = 1, #regular, O.ACK_CHUNK do
-        local to = math.min(from + O.ACK_CHUNK - 1, #regular)
-        O.call('HDEL', holding, unpack(regular, from, to))
-        O.call('HDEL', O.K_TASKS, unpack(regular, from, to))
+    for from = 1, #done, O.ACK_CHUNK do
+        local to = math.min(from + O.ACK_CHUNK - 1, #done)
+        O.call('HDEL', holding, unpack(done, from, to))
+        O.call('HDEL', O.K_TASKS, unpack(done, from, to))
+    end
+    -- an ordered partition's lock goes once the holder has nothing left of it
+    for _, code in ipairs(codes) do
+        local members = flights[code]
+        for from = 1, #members, O.ACK_CHUNK do
+            O.call('ZREM', O.flight_key(code), unpack(members, from, math.min(from + O.ACK_CHUNK - 1, #members)))
+        end
+        O.release_lock_if_done(consumer, code)
     end
     for from = 1, #remembered, 2 * O.ACK_CHUNK do
         O.call('ZADD', O.K_ACKED, unpack(remembered, from, math.min(from + 2 * O.ACK_CHUNK - 1, #remembered)))
     end
-    if acked > 0 then O.count('ackedTotal', acked) end
+    if #done > 0 then O.count('ackedTotal', #done) end
 end
 
 -- ---------------------------------------------------------------- giving tasks back (reject, release)
