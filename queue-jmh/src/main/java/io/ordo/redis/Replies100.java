@@ -8,14 +8,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Script replies as Redis sends them, made without Redis for the micro-benchmarks: in-flight records in
- * the layout of docs/redis-design.md, built around the tail of the real publish blob, so the
- * benchmarks decode exactly what a consume returns.
+ * Function replies as Redis sends them, made without Redis for the micro-benchmarks: records in the
+ * layout of docs/redis-design.md (a consume leaves a task's record as it waited), built around the tail
+ * of the real publish blob, so the benchmarks decode exactly what a consume returns.
  */
 final class Replies100 {
     private static final int PUBLISH_HEADER = 12; // priority (2), delay (6), payload size (4) before the tail
-    private static final int STATE_IN_FLIGHT = 1;
-    private static final int FLAG_ATTEMPTS = 8;
+    private static final int STATE_WAITING = 0;
 
     private Replies100() {
     }
@@ -26,30 +25,26 @@ final class Replies100 {
                 + "\"cust\":\"c-42\",\"amount\":1999}").getBytes(StandardCharsets.US_ASCII);
     }
 
-    /** The record of a task a consumer holds after its first delivery. */
-    static byte[] inFlightRecord(NewTask task, long seq, long now, String holder) {
+    /** The record of a task at its first delivery: as it waited, no attempt counted yet. */
+    static byte[] waitingRecord(NewTask task, long seq, long now) {
         byte[] blob = TaskRecords.publishBlob(task);
-        byte[] name = holder.getBytes(StandardCharsets.UTF_8);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        write(out, STATE_IN_FLIGHT | FLAG_ATTEMPTS, 1);
+        write(out, STATE_WAITING, 1);
         write(out, seq, 6);
         write(out, now, 6);   // publishedAt
-        write(out, 1, 2);     // attempts
-        write(out, now, 6);   // leasedAt
-        write(out, name.length, 2);
-        out.writeBytes(name);
         out.write(blob, PUBLISH_HEADER, blob.length - PUBLISH_HEADER);
         return out.toByteArray();
     }
 
-    /** A consume reply taking {@code tasks}: -1 (nothing due later), then id and record of each. */
-    static List<Object> consumeReply(List<NewTask> tasks, String holder) {
+    /** A consume reply taking {@code tasks}: -1 (nothing due later), the server's now, then id and record of each. */
+    static List<Object> consumeReply(List<NewTask> tasks) {
         List<Object> reply = new ArrayList<>();
         reply.add(-1L);
+        reply.add(1_700_000_000_000L); // the server's now: every lease's leasedAt
         long seq = 1;
         for (NewTask task : tasks) {
             reply.add(task.id().value().getBytes(StandardCharsets.UTF_8));
-            reply.add(inFlightRecord(task, seq++, 1_700_000_000_000L, holder));
+            reply.add(waitingRecord(task, seq++, 1_700_000_000_000L));
         }
         return reply;
     }

@@ -56,7 +56,7 @@ public class StoreClientPathBenchmark {
         for (int i = 0; i < 100; i++) {
             hundred.add(NewTask.builder(Partition.regular("p-" + i), Replies100.payload()).build());
         }
-        consumeReply = Replies100.consumeReply(hundred.subList(0, 32), WORKER.value());
+        consumeReply = Replies100.consumeReply(hundred.subList(0, 32));
         publishReply = new ArrayList<>(Collections.nCopies(101, (Object) 1L));
         publishReply.set(0, 0L);
         ackedId = hundred.get(0).id();

@@ -181,7 +181,7 @@ end
 function O.count(field, delta)
     local value = O.counter(field) + delta
     O.counters[field] = value
-    O.counters_changed[#O.counters_changed + 1] = field
+    O.counters_changed[field] = true
     return value
 end
 
@@ -189,7 +189,7 @@ function O.next_counter(field) return O.count(field, 1) end
 
 function O.set_counter(field, value)
     O.counters[field] = value
-    O.counters_changed[#O.counters_changed + 1] = field
+    O.counters_changed[field] = true
 end
 
 -- The earliest time something may fall due (a delayed task, an ordered head, a block's end) is kept
@@ -202,13 +202,10 @@ function O.note_timer(t)
 end
 
 function O.save_counters()
-    local args, seen = {}, {}
-    for _, field in ipairs(O.counters_changed) do
-        if not seen[field] then
-            seen[field] = true
-            args[#args + 1] = field
-            args[#args + 1] = O.counters[field]
-        end
+    local args = {}
+    for field in pairs(O.counters_changed) do
+        args[#args + 1] = field
+        args[#args + 1] = O.counters[field]
     end
     if O.next_timer_changed then
         if O.next_timer then

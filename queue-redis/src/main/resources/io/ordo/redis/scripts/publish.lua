@@ -5,6 +5,7 @@
 -- payload is over the queue's limit.
 local clock = ARGV[1]
 local FIRST_TASK = 2 -- then per task: id, blob = priority+1000 (2) delayMs (6) payloadBytes (4) tail
+local TAIL = 13 -- where the tail starts in a blob: code length (2), code, headers, payload
 
 local NOW = start(clock)
 local limit = settings().max_payload
@@ -41,14 +42,14 @@ end
 
 -- The usual task (regular partition, no delay, no cancelled member anywhere): a record built as is and a
 -- list append; a partition that did not exist enters `ready` (or `turns`, when blocked) at once.
-local function publish_ready(id, seq, priority, tail, code)
+local function publish_ready(id, seq, priority, blob, code)
     local head
     if priority ~= 0 then
         head = struct.pack('>BI6I6H', FLAG_PRIORITY, seq, NOW, priority + 1000)
     else
         head = struct.pack('>BI6I6', 0, seq, NOW)
     end
-    save_record(id, head .. tail)
+    save_record(id, head .. string.sub(blob, TAIL))
     count('waiting', 1)
     O.readyat_add(NOW)
     local m = struct.pack('>I7I6', (1000 - priority) * PRIORITY_SPAN + NOW, seq) .. id
@@ -93,17 +94,16 @@ for i = FIRST_TASK, #ARGV, 2 do
     if is_duplicate(id) then
         reply[#reply + 1] = 0
     else
-        local priority, delay = struct.unpack('>HI6', blob)
+        local priority, delay, code_length = struct.unpack('>HI6xxxxI2', blob)
         priority = priority - 1000
-        local tail = string.sub(blob, 13)
-        local code = tail_code(tail)
+        local code = string.sub(blob, TAIL + 2, TAIL + 1 + code_length)
         local seq = next_counter('seq')
         if delay == 0 and not is_ordered(code) and counter('stale') == 0 then
-            publish_ready(id, seq, priority, tail, code)
+            publish_ready(id, seq, priority, blob, code)
         else
             put_waiting(id, {
                 seq = seq, published = NOW, priority = priority, attempts = 0,
-                due = NOW + delay, ready = NOW + delay, tail = tail, code = code,
+                due = NOW + delay, ready = NOW + delay, tail = string.sub(blob, TAIL), code = code,
             })
         end
         exists[id] = true -- the same id again in this batch is a duplicate

@@ -148,7 +148,7 @@ final class FetchSlots {
             return false;
         }
         pending.add(ack);
-        wakeAll();
+        wakeIfALoopMayGo();
         return true;
     }
 
@@ -193,7 +193,22 @@ final class FetchSlots {
     /** Room may have opened: a task was settled. */
     void wake() {
         synchronized (this) {
-            wakeAll();
+            wakeIfALoopMayGo();
+        }
+    }
+
+    /**
+     * Wakes the sleeping loops only when one of them may fetch now (a task settled under load mostly
+     * frees too little room for a call of its own): every needless wake-up is a context switch per task.
+     */
+    private void wakeIfALoopMayGo() {
+        if (sleepers == 0) {
+            return;
+        }
+        int room = prefetch - heldTasks.getAsInt() - reserved + pending.size();
+        boolean worthIt = promptFetchesOut == 0 || Math.max(room, pending.size()) >= minBatch;
+        if (worthIt && (!pending.isEmpty() || (room > 0 && !waitingFetchOut))) {
+            notifyAll();
         }
     }
 

@@ -32,6 +32,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
@@ -86,6 +87,8 @@ public final class Worker<T> {
     private static final Duration LAST_WORDS = Duration.ofSeconds(1);
     /** The longest a suspect waits for the worker's other tasks, and the worker for the suspect (poison-isolation.md). */
     private static final Duration SUSPECT_WAIT = Duration.ofSeconds(10);
+    /** Held by the fetch loop whose suspect runs alone: one suspect at a time. */
+    private final ReentrantLock aloneRun = new ReentrantLock();
     /** How often the worker looks for a processing timeout while the queue sets none. */
     private static final Duration TIMEOUT_WATCH_IDLE = Duration.ofSeconds(1);
 
@@ -330,14 +333,24 @@ public final class Worker<T> {
      * after {@link #SUSPECT_WAIT}, so a hung handler (before or in the suspect) never stops the worker.
      */
     private void runAlone(List<HeldTask> tasks, HeldTask suspect) throws InterruptedException {
-        sendAcks(slots.beginAlone(SUSPECT_WAIT), false);
+        if (!aloneRun.tryLock()) {
+            // another fetch loop's suspect runs alone: this whole fetch goes back, suspect included, so
+            // nothing of it is held (and charged) should that one crash the process; it comes again later
+            release(claimQueued(tasks));
+            return;
+        }
         try {
-            release(claimQueued(tasks.stream().filter(task -> task != suspect).toList()));
-            held.awaitAtMost(1, SUSPECT_WAIT, isStopping);
-            dispatch(List.of(suspect));
-            held.awaitAtMost(0, SUSPECT_WAIT, isStopping);
+            sendAcks(slots.beginAlone(SUSPECT_WAIT), false);
+            try {
+                release(claimQueued(tasks.stream().filter(task -> task != suspect).toList()));
+                held.awaitAtMost(1, SUSPECT_WAIT, isStopping);
+                dispatch(List.of(suspect));
+                held.awaitAtMost(0, SUSPECT_WAIT, isStopping);
+            } finally {
+                slots.endAlone();
+            }
         } finally {
-            slots.endAlone();
+            aloneRun.unlock();
         }
     }
 
