@@ -9,6 +9,7 @@
 -- into the consumer's `f:` hash (docs/redis-design.md).
 function O.take(consumer, max, reply)
     if max == 0 then return 0, nil end -- only acks: no consume, no registration
+    local SPAN = O.PRIORITY_SPAN
     local NOW = O.NOW
     local m = O.meta()
     O.call('ZADD', O.K_CONSUMERS, 'GT', NOW + m.heartbeat_ttl, consumer)
@@ -86,13 +87,16 @@ function O.take(consumer, max, reply)
                     O.part_pop(code, mb, from_run)
                     head = O.part_head(code)
                 end
-                O.readyat_remove(O.member_due(mb))
+                local score = struct.unpack('>I7', mb)
+                O.readyat_remove(score % SPAN) -- a regular member's dueAt is its readyAt
                 taken = taken + 1
-                ids[taken] = O.member_id(mb)
-                leases[#leases + 1] = ids[taken]
+                local id = string.sub(mb, 14)
+                ids[taken] = id
+                leases[#leases + 1] = id
                 leases[#leases + 1] = regular_lease
                 if head then
-                    local score = (1000 - O.member_priority(head)) * O.PRIORITY_SPAN + turn
+                    score = struct.unpack('>I7', head)
+                    score = score - score % SPAN + turn -- the next head's priority, the partition's new turn
                     adds[#adds + 1] = score
                     adds[#adds + 1] = code
                     if not readded or score < readded then readded = score end

@@ -42,6 +42,7 @@ end
 
 -- The usual task (regular partition, no delay, no cancelled member anywhere): a record built as is and a
 -- list append; a partition that did not exist enters `ready` (or `turns`, when blocked) at once.
+local ready_now = 0 -- tasks publish_ready made waiting, ready at NOW: counted once at the end
 local function publish_ready(id, seq, priority, blob, code)
     local head
     if priority ~= 0 then
@@ -50,19 +51,18 @@ local function publish_ready(id, seq, priority, blob, code)
         head = struct.pack('>BI6I6', 0, seq, NOW)
     end
     save_record(id, head .. string.sub(blob, TAIL))
-    count('waiting', 1)
-    O.readyat_add(NOW)
+    ready_now = ready_now + 1
     local m = struct.pack('>I7I6', (1000 - priority) * PRIORITY_SPAN + NOW, seq) .. id
     local key = run_key(code)
     if priority <= counter('lowestListed') and NOW >= counter('latestListed') then
         -- sorts after every list member there is: appended, and the list's length tells whether it was empty
+        if priority < counter('lowestListed') then O.set_counter('lowestListed', priority) end
+        if NOW > counter('latestListed') then O.set_counter('latestListed', NOW) end
         if call('RPUSH', key, m) > 1 then
             O.tails[code], O.fronts[code] = m, nil
-            O.listed(m)
             return -- behind a live member: its head stays as it is
         end
         O.tails[code], O.fronts[code], O.heads[code] = m, nil, nil
-        O.listed(m)
         if parked(code) > 0 then -- it existed with parked tasks only: its head may change
             touch(code)
             return
@@ -112,5 +112,9 @@ for i = FIRST_TASK, #ARGV, 2 do
     end
 end
 if created > 0 then count('publishedTotal', created) end
+if ready_now > 0 then
+    count('waiting', ready_now)
+    O.readyat_change(NOW, ready_now)
+end
 finish()
 return reply

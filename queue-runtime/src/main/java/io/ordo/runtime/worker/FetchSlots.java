@@ -16,10 +16,12 @@ import java.util.function.Supplier;
  *     fetches in flight, plus the tasks whose acks it carries (the store acks them before it takes);</li>
  * <li>at most one fetch waits for work at a time: a loop with no acks to carry does not fetch while
  *     another waiting fetch is out, so an idle worker sends one long poll as with one loop;</li>
- * <li>while another fetch that does not wait is out, a loop fetches only once a {@linkplain #minBatch
- *     batch's worth} of room or acks has gathered: each call costs the shared Redis the same whatever it
- *     carries, so under load the calls grow instead of multiplying; with no such fetch out, a loop goes at
- *     once, so an ack is never held back by another one's absence;</li>
+ * <li>while the queue has a backlog (the last fetch got all it asked for), a loop fetches once a
+ *     {@linkplain #minBatch batch's worth} (half the prefetch) of room or acks has gathered: each call
+ *     costs the shared Redis about the same whatever it carries, so under load the calls grow instead of
+ *     multiplying. Sooner only when no other prompt fetch is out and an ordered batch waits for an ack's
+ *     answer, or when an ack has waited {@link #ACK_DELAY_NANOS}, so no ack is held back for long. With no
+ *     backlog any room is worth a fetch: a new task is taken as soon as it is published;</li>
  * <li>an ack is {@linkplain #offer accepted} only while a loop will carry it soon (one is between
  *     fetches or out with a fetch that does not wait); otherwise, and whenever the last such loop
  *     goes away (outage, a suspect running alone, stopping), pending acks are handed back to be sent
@@ -52,8 +54,14 @@ final class FetchSlots {
     private boolean waitingFetchOut;
     /** Fetches in flight that do not wait for work. */
     private int promptFetchesOut;
-    /** What a fetch gathers before it goes while another one is out. */
+    /** What a fetch gathers (room, acks) before it goes, unless an ack is waited for. */
     private final int minBatch;
+    /** The longest a finished task's ack waits for a batch to gather. */
+    static final long ACK_DELAY_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(20);
+    /** When the oldest pending ack arrived (System.nanoTime), if any is pending. */
+    private long oldestPendingSince;
+    /** The last fetch got all it asked for: more is waiting, so a fetch need not go for a slot or two. */
+    private boolean backlog;
     /** Suspects running alone: while any does, nothing is fetched. */
     private int alone;
     private boolean stopping;
@@ -67,7 +75,7 @@ final class FetchSlots {
         this.acksPerCall = acksPerCall;
         this.fetchWait = fetchWait;
         this.heldTasks = heldTasks;
-        this.minBatch = Math.max(1, prefetch / (2 * loops));
+        this.minBatch = Math.max(1, prefetch / 2);
     }
 
     /**
@@ -81,7 +89,7 @@ final class FetchSlots {
                 List<AckGroups.PendingAck> others = new ArrayList<>(0);
                 List<AckGroups.PendingAck> acks = takeAcks(name, others);
                 int room = prefetch - heldTasks.getAsInt() - reserved + acks.size();
-                boolean worthIt = promptFetchesOut == 0 || Math.max(room, acks.size()) >= minBatch;
+                boolean worthIt = worthACall(room, acks);
                 if (worthIt && (!acks.isEmpty() || (room > 0 && !waitingFetchOut))) {
                     int max = Math.max(0, room);
                     // a fetch carrying acks never waits: their answers are awaited (held tasks, ordered batches)
@@ -100,12 +108,20 @@ final class FetchSlots {
             }
             sleepers++;
             try {
-                wait(100);
+                long ackDue = pending.isEmpty() ? 100
+                        : Math.max(1, (oldestPendingSince + ACK_DELAY_NANOS - System.nanoTime()) / 1_000_000 + 1);
+                wait(Math.min(100, ackDue));
             } finally {
                 sleepers--;
             }
         }
         return null;
+    }
+
+    /** The fetch of {@code plan} returned {@code taken} tasks, now held. */
+    synchronized void returned(Plan plan, int taken) {
+        backlog = plan.max() > 0 && taken == plan.max();
+        returned(plan);
     }
 
     /** The fetch of {@code plan} returned (with tasks or not) and its tasks, if any, are held now. */
@@ -146,6 +162,9 @@ final class FetchSlots {
     synchronized boolean offer(AckGroups.PendingAck ack) {
         if (stopping || alone > 0 || prober != null || loops - away - (waitingFetchOut ? 1 : 0) <= 0) {
             return false;
+        }
+        if (pending.isEmpty()) {
+            oldestPendingSince = System.nanoTime();
         }
         pending.add(ack);
         wakeIfALoopMayGo();
@@ -206,10 +225,34 @@ final class FetchSlots {
             return;
         }
         int room = prefetch - heldTasks.getAsInt() - reserved + pending.size();
-        boolean worthIt = promptFetchesOut == 0 || Math.max(room, pending.size()) >= minBatch;
-        if (worthIt && (!pending.isEmpty() || (room > 0 && !waitingFetchOut))) {
+        if (worthACall(room, pending) && (!pending.isEmpty() || (room > 0 && !waitingFetchOut))) {
             notifyAll();
         }
+    }
+
+    /**
+     * Whether a call now is worth its cost: a batch's worth of room or acks, or acks that must not wait
+     * (an ordered batch goes on only once its ack is answered; no ack waits longer than ACK_DELAY).
+     */
+    private boolean worthACall(int room, java.util.Collection<AckGroups.PendingAck> acks) {
+        if (Math.max(room, acks.size()) >= minBatch || (!backlog && room > 0)) {
+            return true; // a batch's worth, or the queue ran dry: listen for new work with any room
+        }
+        if (acks.isEmpty()) {
+            return false;
+        }
+        if (System.nanoTime() - oldestPendingSince >= ACK_DELAY_NANOS) {
+            return true;
+        }
+        if (promptFetchesOut > 0) {
+            return false; // its answer brings the next chance soon
+        }
+        for (AckGroups.PendingAck ack : acks) {
+            if (ack.task().lease.partition().isOrdered()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Acks waiting for a fetch to carry them. */

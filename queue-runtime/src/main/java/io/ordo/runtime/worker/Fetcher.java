@@ -155,7 +155,7 @@ final class Fetcher {
         // the processing timeout counts from here on this worker's clock: the store's leasedAt is on
         // the server's, and a long fetch may have started well before the tasks were leased
         List<HeldTask> tasks = deliveries.hold(name, leases, clock.millis());
-        slots.returned(plan);
+        slots.returned(plan, leases.size());
         deliveries.run(tasks);
         return 0;
     }
