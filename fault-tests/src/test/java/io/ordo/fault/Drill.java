@@ -69,6 +69,17 @@ final class Drill {
         return Duration.ofNanos(System.nanoTime() - start);
     }
 
+    /** Waits until {@code count} reaches {@code expected} or the time is up; the last count either way. */
+    static long awaitCount(Duration within, long expected, java.util.function.LongSupplier count) {
+        long deadline = System.nanoTime() + within.toNanos();
+        long seen = count.getAsLong();
+        while (seen < expected && System.nanoTime() < deadline) {
+            OrdoProcess.pause(100);
+            seen = count.getAsLong();
+        }
+        return seen;
+    }
+
     /** A fresh journal under target/drills, kept after the run for a look at what happened. */
     static Journal newJournal(String name) {
         try {

@@ -22,9 +22,17 @@ final class HeldTasks {
         this.roomOpened = roomOpened;
     }
 
-    void add(HeldTask task) {
-        tasks.put(task.lease.id(), task);
+    /**
+     * Holds the task; returns the delivery of the same task this worker still held, if any (the store
+     * took it back and handed it out again), which is no longer counted here.
+     */
+    HeldTask add(HeldTask task) {
+        HeldTask previous = tasks.put(task.lease.id(), task);
         task.incarnation.track(1);
+        if (previous != null) {
+            previous.incarnation.untrack();
+        }
+        return previous;
     }
 
     void remove(HeldTask task) {

@@ -303,7 +303,10 @@ public final class Worker<T> {
             List<HeldTask> tasks = new ArrayList<>(leases.size());
             for (Lease lease : leases) {
                 HeldTask task = new HeldTask(lease, incarnation, receivedAt);
-                held.add(task);
+                HeldTask previous = held.add(task);
+                if (previous != null) {
+                    giveUpRedelivered(previous);
+                }
                 tasks.add(task);
             }
             return tasks;
@@ -311,6 +314,12 @@ public final class Worker<T> {
 
         @Override
         public void run(List<HeldTask> tasks) throws InterruptedException {
+            if (!tasks.isEmpty() && tasks.get(0).incarnation.retired()) {
+                // fetched under a name retired while the fetch was out (a hung task was given up): back at
+                // once, the attempt not counted, rather than held under a name that is left to expire
+                release(claimQueued(tasks));
+                return;
+            }
             HeldTask suspect = HeldTask.firstSuspect(tasks);
             if (suspect == null) {
                 dispatch(tasks);
@@ -636,6 +645,23 @@ public final class Worker<T> {
             } else if (task.claimQueued()) {
                 settled(task, Settlement.TIMED_OUT);
             }
+        }
+    }
+
+    /**
+     * The store handed out again a task this worker still held: the reaper took it back (its processing
+     * timeout passed on the server's clock before this worker's), so the earlier delivery is given up as
+     * the timeout would have: its handler interrupted and its thread replaced, its outcome dropped.
+     */
+    private void giveUpRedelivered(HeldTask previous) {
+        if (previous.claimTimedOut(this::addReplacementThread)) {
+            LOG.warn("queue {}: task {} delivered again while its previous run is still going (the reaper returned"
+                            + " it); giving up on it, interrupting its handler; {} handler thread(s) replaced",
+                    queue, previous.lease.id(), replacementThreads.get());
+            listeners.taskSettled(previous.lease, Settlement.TIMED_OUT);
+            previous.interruptRunner();
+        } else if (previous.claimQueued()) {
+            listeners.taskSettled(previous.lease, Settlement.TIMED_OUT);
         }
     }
 
