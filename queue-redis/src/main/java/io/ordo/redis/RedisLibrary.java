@@ -14,13 +14,14 @@ import java.util.stream.Collectors;
  * functions ({@code ordo_<version>_<operation>}): a server may hold the libraries of several Ordo versions
  * at once, and a changed library can never be called under an old name.
  *
- * <p>The text: {@code #!lua name=…}, the shared files ({@code common.lua}: keys, records, partitions;
+ * <p>The text: {@code #!lua name=…}, the shared files ({@code common.lua}: keys, settings and counters,
+ * records, leases; {@code partitions.lua}: order inside and across partitions, time-driven changes;
  * {@code lifecycle.lua}: consume, ack, giving back, dead letters; {@code names.lua}: the short names the
  * bodies use), then one {@code redis.register_function} per {@link RedisScript}, whose callback is
  * {@code function_prelude.lua} (binding the queue's keys) followed by the operation's body.
  */
 public final class RedisLibrary {
-    private static final List<String> SHARED = List.of("common.lua", "lifecycle.lua", "names.lua");
+    private static final List<String> SHARED = List.of("common.lua", "partitions.lua", "lifecycle.lua", "names.lua");
     private static final String VERSION_MARK = "@VERSION@";
 
     /** The library of this build (after the constants its assembly reads). */

@@ -23,7 +23,7 @@ class RedisScriptTest {
     private static final List<RedisScript> READ_ONLY = List.of(RedisScript.GET, RedisScript.STATS,
             RedisScript.SETTINGS, RedisScript.DEAD_LETTERS, RedisScript.INSPECT);
     /** The library's shared parts, which are not operations of their own. */
-    private static final Set<String> SHARED = Set.of("common.lua", "lifecycle.lua", "names.lua", "function_prelude.lua");
+    private static final Set<String> SHARED = Set.of("common.lua", "partitions.lua", "lifecycle.lua", "names.lua", "function_prelude.lua");
 
     @Test
     void flags_refuse_growing_functions_over_maxmemory_and_let_the_rest_drain() {

@@ -1,0 +1,398 @@
+-- Partitions: the order inside one (its list and sorted set), the order across them (`ready`, `turns`),
+-- time-driven changes, and a task joining or leaving one. Part of the library after common.lua
+-- (docs/redis-design.md).
+
+-- ---------------------------------------------------------------- order inside a partition
+-- A member is score(7) seq(6) id, score = (1000 - priority) * 2^42 + dueAt: its fixed-width prefix
+-- sorts byte-wise exactly like the ordering key (priority desc, dueAt asc, seq asc).
+
+function O.member(r, id)
+    return struct.pack('>I7I6', (1000 - r.priority) * O.PRIORITY_SPAN + r.due, r.seq) .. id
+end
+
+function O.member_seq(m)
+    local _, seq = struct.unpack('>I7I6', m)
+    return seq
+end
+
+function O.member_id(m) return string.sub(m, 14) end
+
+function O.member_priority(m)
+    return 1000 - math.floor(struct.unpack('>I7', m) / O.PRIORITY_SPAN)
+end
+
+-- A regular partition's member is ready, and its readyAt equals its dueAt (semantics: a retry moves both).
+function O.member_due(m) return struct.unpack('>I7', m) % O.PRIORITY_SPAN end
+
+-- Compares the numeric prefixes (Lua's own string order follows the server's locale).
+function O.member_before(a, b)
+    local score_a, seq_a = struct.unpack('>I7I6', a)
+    local score_b, seq_b = struct.unpack('>I7I6', b)
+    if score_a ~= score_b then return score_a < score_b end
+    return seq_a < seq_b
+end
+
+-- What this call learnt about partitions, so a batch touching one partition many times reads it once:
+-- O.heads: code -> {member, record, from_run}, or false when it has no waiting member;
+-- O.tails: code -> last member of its list, or false when the list is empty;
+-- O.fronts: code -> {first, second} members of its list (false: none; second nil: not known).
+
+function O.forget(code)
+    O.heads[code] = nil
+end
+
+-- A partition's waiting tasks not in its list: in its sorted set, or (regular) delayed and not due.
+function O.park(code, delta)
+    if O.call('HINCRBY', O.K_PARKED, code, delta) <= 0 then O.call('HDEL', O.K_PARKED, code) end
+    O.count('parked', delta)
+end
+
+function O.parked(code)
+    if O.counter('parked') == 0 then return 0 end
+    return tonumber(O.call('HGET', O.K_PARKED, code)) or 0
+end
+
+-- A partition's waiting tasks live in two places: a list taking every arrival that sorts after the
+-- list's last member (the usual case: publish order), and a sorted set for the rest. The list costs a
+-- few bytes per task; the head is the lower of the two heads.
+-- Returns true when the member went behind a live list member, so the partition's head is unchanged.
+function O.part_insert(code, m)
+    local last = O.tails[code]
+    if last == nil then last = O.call('LINDEX', O.run_key(code), -1) end
+    if not last or O.member_before(last, m) then
+        O.call('RPUSH', O.run_key(code), m)
+        O.listed(m)
+        O.tails[code] = m
+        O.fronts[code] = nil
+        if last and O.counter('stale') == 0 then return true end
+    elseif O.call('ZADD', O.rest_key(code), 0, m) == 1 then
+        O.count('rest', 1) -- members in all sorted sets: while 0, no call looks at them
+        O.park(code, 1)
+    end
+    O.forget(code)
+    return false
+end
+
+-- Notes a list member's priority and dueAt (see lowestListed).
+function O.listed(m)
+    local score = struct.unpack('>I7', m)
+    local priority, due = 1000 - math.floor(score / O.PRIORITY_SPAN), score % O.PRIORITY_SPAN
+    if priority < O.counter('lowestListed') then O.set_counter('lowestListed', priority) end
+    if due > O.counter('latestListed') then O.set_counter('latestListed', due) end
+end
+
+-- The record of a member if it still names a waiting task (a cancelled task leaves its list member
+-- behind; it is dropped when it reaches the front). While the queue has no such member ('stale' is 0),
+-- list members need no check.
+function O.live(m)
+    local id = O.member_id(m)
+    local r = O.load(id)
+    if r and r.state == O.STATE_WAITING and r.seq == O.member_seq(m) then return r end
+    return nil
+end
+
+-- The partition's lowest waiting member: member, its record (read only when asked for), whether it is
+-- the list's front.
+function O.part_head(code, with_record)
+    local known = O.heads[code]
+    if known == nil then
+        known = O.find_head(code)
+        O.heads[code] = known
+    end
+    if not known then return nil end
+    if with_record and not known[2] then known[2] = O.load(O.member_id(known[1])) end
+    return known[1], known[2], known[3]
+end
+
+function O.find_head(code)
+    local run, rest = O.run_key(code), O.rest_key(code)
+    local b = O.counter('rest') > 0 and O.call('ZRANGE', rest, 0, 0)[1]
+    while true do
+        -- the list's first two members: after taking the first, the next head is known without a call
+        local front = O.fronts[code]
+        if not front then
+            local first_two = O.call('LRANGE', run, 0, 1)
+            front = { first_two[1] or false, first_two[2] or false }
+            O.fronts[code] = front
+        end
+        local a = front[1]
+        if a and (not b or O.member_before(a, b)) then
+            if O.counter('stale') == 0 then return { a, false, true } end
+            local r = O.live(a)
+            if r then return { a, r, true } end
+            O.call('LPOP', run)
+            O.fronts[code] = nil
+            O.count('stale', -1)
+            if O.call('HINCRBY', O.K_STALE, code, -1) <= 0 then O.call('HDEL', O.K_STALE, code) end
+            if O.tails[code] == a then O.tails[code] = false end
+        elseif b then
+            return { b, false, false } -- cancel removes sorted-set members at once: always live
+        else
+            return false
+        end
+    end
+end
+
+function O.part_pop(code, m, from_run)
+    if from_run then
+        O.call('LPOP', O.run_key(code))
+        if O.tails[code] == m then O.tails[code] = false end
+        local front = O.fronts[code]
+        if front and front[1] == m and front[2] == false then
+            O.fronts[code] = { false, false } -- the list is empty now
+        elseif front and front[1] == m and front[2] then
+            O.fronts[code] = { front[2] } -- the next member is the front; the one after it is not known
+        else
+            O.fronts[code] = nil
+        end
+    else
+        O.call('ZREM', O.rest_key(code), m)
+        O.count('rest', -1)
+        O.park(code, -1)
+    end
+    O.forget(code)
+end
+
+-- ---------------------------------------------------------------- partitions and eligibility
+-- A partition exists while it holds a waiting task. An existing partition is in `ready` (eligible: its
+-- turn is in the score) or in `turns` (not eligible: blocked, locked, head not ready, only delayed
+-- tasks), never in both.
+
+function O.touch(code)
+    if not O.touched[code] then
+        O.touched[code] = true
+        O.touched_order[#O.touched_order + 1] = code
+    end
+end
+
+-- The partition's turn, or nil when it does not exist; and whether it is in `ready`.
+function O.turn_of(code)
+    local score = O.call('ZSCORE', O.K_READY, code)
+    if score then return tonumber(score) % O.PRIORITY_SPAN, true end
+    return tonumber(O.call('HGET', O.K_TURNS, code)), false
+end
+
+-- A partition comes into existence with a new turn; refresh() puts it in `ready` when it is eligible.
+function O.create_partition(code)
+    O.call('HSET', O.K_TURNS, code, O.next_counter('turn'))
+    O.touch(code)
+end
+
+-- How many waiting tasks a partition holds.
+function O.size(code)
+    local stale = O.counter('stale') > 0 and tonumber(O.call('HGET', O.K_STALE, code)) or 0
+    return O.call('LLEN', O.run_key(code)) - stale + O.parked(code)
+end
+
+function O.drop_partition(code)
+    O.call('ZREM', O.K_READY, code)
+    O.call('HDEL', O.K_TURNS, code)
+    if O.counter('stale') > 0 then
+        local stale = tonumber(O.call('HGET', O.K_STALE, code))
+        if stale then
+            O.count('stale', -stale)
+            O.call('HDEL', O.K_STALE, code)
+        end
+    end
+    O.call('DEL', O.run_key(code))
+    O.heads[code], O.tails[code], O.fronts[code] = false, false, nil
+end
+
+-- Whether any task waits for its time: without one, every waiting task is ready.
+function O.any_delayed()
+    if O.delayed_exists == nil then O.delayed_exists = O.call('EXISTS', O.K_DELAYED) == 1 end
+    return O.delayed_exists
+end
+
+function O.is_blocked(code)
+    if O.any_blocked == nil then O.any_blocked = O.call('EXISTS', O.K_BLOCKED) == 1 end
+    if not O.any_blocked then return false end
+    local blocked_until = O.call('ZSCORE', O.K_BLOCKED, code)
+    return blocked_until ~= false and tonumber(blocked_until) > O.NOW
+end
+
+-- Puts a partition in the index of eligible partitions, or takes it out, from its current state.
+function O.refresh(code)
+    local turn, indexed = O.turn_of(code)
+    local ordered = O.is_ordered(code)
+    local m, r
+    if turn and not (ordered and O.call('HEXISTS', O.K_LOCKS, code) == 1) and not O.is_blocked(code) then
+        m, r = O.part_head(code, ordered) -- a regular partition's members are all ready
+    end
+    local ready = m and (not ordered or r.ready <= O.NOW)
+    if ready then
+        O.call('ZADD', O.K_READY, (1000 - O.member_priority(m)) * O.PRIORITY_SPAN + turn, code)
+        if not indexed then O.call('HDEL', O.K_TURNS, code) end
+    elseif indexed then
+        O.call('ZREM', O.K_READY, code)
+        O.call('HSET', O.K_TURNS, code, turn)
+    end
+    if ordered then
+        if m and not ready then
+            -- an ordered head waiting for its time; a new or moved time may end a blocked consumer's nap sooner
+            if O.call('ZADD', O.K_WAKE, 'CH', r.ready, code) == 1 then O.new_due_time = true end
+            O.note_timer(r.ready)
+        else
+            O.call('ZREM', O.K_WAKE, code)
+        end
+    end
+end
+
+function O.refresh_touched()
+    for _, code in ipairs(O.touched_order) do O.refresh(code) end
+    O.touched, O.touched_order = {}, {}
+end
+
+-- Applies what time has made true since `nextTimer`: delayed tasks that are due join their partitions,
+-- ordered heads and blocks whose time has come are looked at again; then `nextTimer` is read anew.
+-- At most PROMOTE_LIMIT tasks per call, earliest first, so one call never stalls the server; the rest
+-- follow in the next calls.
+O.PROMOTE_LIMIT = 10000
+function O.promote_due()
+    local due = O.call('ZRANGEBYSCORE', O.K_DELAYED, '-inf', O.NOW, 'LIMIT', 0, O.PROMOTE_LIMIT)
+    for _, id in ipairs(due) do
+        local r = O.load(id)
+        if not O.is_ordered(r.code) then
+            O.park(r.code, -1)
+            O.part_insert(r.code, O.member(r, id))
+        end
+        O.touch(r.code)
+    end
+    if #due > 0 then O.call('ZREMRANGEBYRANK', O.K_DELAYED, 0, #due - 1) end
+    O.delayed_exists = nil
+    for _, code in ipairs(O.call('ZRANGEBYSCORE', O.K_WAKE, '-inf', O.NOW)) do O.touch(code) end
+    local unblocked = O.call('ZRANGEBYSCORE', O.K_BLOCKED, '-inf', O.NOW)
+    for _, code in ipairs(unblocked) do O.touch(code) end
+    if #unblocked > 0 then
+        O.call('ZREMRANGEBYRANK', O.K_BLOCKED, 0, #unblocked - 1)
+        O.any_blocked = nil
+    end
+    O.refresh_touched()
+    local next_timer = false
+    for _, key in ipairs({ O.K_DELAYED, O.K_WAKE, O.K_BLOCKED }) do
+        local first = O.call('ZRANGE', key, 0, 0, 'WITHSCORES')[2]
+        if first and (not next_timer or tonumber(first) < next_timer) then next_timer = tonumber(first) end
+    end
+    O.next_timer, O.next_timer_changed = next_timer, true
+end
+
+-- The readyAt counts are summed per value during a call and written once by finish(): the tasks a
+-- publish or a consume moves mostly share one readyAt (one millisecond), so this is one HINCRBY, not
+-- one per task.
+function O.readyat_change(t, delta)
+    local sum = O.readyat_delta[t]
+    if sum == nil then O.readyat_order[#O.readyat_order + 1] = t end
+    O.readyat_delta[t] = (sum or 0) + delta
+end
+
+function O.readyat_add(t) O.readyat_change(t, 1) end
+
+function O.readyat_remove(t) O.readyat_change(t, -1) end
+
+function O.save_readyat()
+    for _, t in ipairs(O.readyat_order) do
+        local delta = O.readyat_delta[t]
+        if delta ~= 0 then
+            local n = O.call('HINCRBY', O.K_READYAT_N, t, delta)
+            if n <= 0 then
+                O.call('HDEL', O.K_READYAT_N, t)
+                O.call('ZREM', O.K_READYAT, t)
+            elseif n == delta then
+                O.call('ZADD', O.K_READYAT, t, t) -- the value was new
+            end
+        end
+    end
+    O.readyat_delta, O.readyat_order = {}, {}
+end
+
+-- A task joins its partition (publish with a delay, return, redrive); an empty partition gets a new turn.
+function O.put_waiting(id, r)
+    r.state, r.at, r.holder = O.STATE_WAITING, nil, nil
+    O.save(id, r)
+    local code = r.code
+    local ordered = O.is_ordered(code)
+    if not O.turn_of(code) then O.create_partition(code) end
+    O.count('waiting', 1)
+    O.readyat_add(r.ready)
+    if r.ready > O.NOW then
+        O.call('ZADD', O.K_DELAYED, r.ready, id)
+        O.delayed_exists = true
+        O.note_timer(r.ready)
+        O.new_due_time = true
+        if not ordered then
+            O.park(code, 1)
+            return -- it joins the list or sorted set when due
+        end
+    end
+    if not O.part_insert(code, O.member(r, id)) then O.touch(code) end
+end
+
+-- A waiting task left its partition (cancelled): the caller has removed its member or counted it stale.
+function O.leave_waiting(r)
+    O.count('waiting', -1)
+    O.readyat_remove(r.ready)
+    O.forget(r.code)
+    if O.size(r.code) <= 0 then
+        O.drop_partition(r.code)
+    else
+        O.touch(r.code)
+    end
+end
+
+-- An in-flight task leaves the consumer's hands (its record is rewritten by the caller).
+function O.leave_flight(id, r, m)
+    O.call('HDEL', O.holding_key(r.holder), id)
+    if O.is_ordered(r.code) then O.call('ZREM', O.flight_key(r.code), m or O.member(r, id)) end
+end
+
+function O.release_lock_if_done(consumer, code)
+    if O.is_ordered(code) and O.call('HGET', O.K_LOCKS, code) == consumer
+            and O.call('ZCARD', O.flight_key(code)) == 0 then
+        O.call('HDEL', O.K_LOCKS, code)
+        O.call('HDEL', O.K_LOCK_SINCE, code)
+        O.touch(code)
+    end
+end
+
+function O.bury(id, r, reason)
+    r.state, r.at, r.holder, r.error = O.STATE_DEAD, O.NOW, nil, reason
+    O.save(id, r)
+    O.call('ZADD', O.K_DEAD, O.next_counter('deadSeq'), id)
+    O.count('deadLetteredTotal', 1)
+end
+
+-- Recomputes every partition touched by this call, writes what the call kept aside, and wakes a blocked
+-- consumer if work is waiting.
+-- signal: nil to look at `ready`; false when the caller made no work available except through the
+-- partitions it touched (ack), so with none touched the signal is as the previous call left it; true
+-- when the caller knows `ready` holds a partition (consume leaving work behind).
+function O.finish(signal)
+    O.save_unsaved()
+    local touched_any = #O.touched_order > 0
+    O.refresh_touched()
+    O.save_readyat()
+    O.save_counters()
+    -- A blocked consumer naps until the earliest due time it knew of; a new due time wakes one so it
+    -- looks again (a retry delay shorter than its nap would otherwise be served late).
+    local new_due_time = O.new_due_time
+    O.new_due_time = false
+    if signal == false and not touched_any and not new_due_time then return end
+    if (new_due_time or signal or (O.call('ZCARD', O.K_READY) > 0)) and O.call('EXISTS', O.K_SIGNAL) == 0 then
+        O.call('RPUSH', O.K_SIGNAL, 1)
+    end
+end
+
+-- Binary-safe "a before b" for names, in Java's String order (UTF-16 units): a 4-byte UTF-8 sequence
+-- (a surrogate pair in Java) sorts as if it stood between U+D7FF and U+E000.
+function O.java_order_key(s)
+    return (string.gsub(s, '[\240-\244][\128-\191][\128-\191][\128-\191]', function(c) return '\237\192' .. c end))
+end
+
+function O.bytes_before(a, b)
+    local n = math.min(#a, #b)
+    for i = 1, n do
+        local x, y = string.byte(a, i), string.byte(b, i)
+        if x ~= y then return x < y end
+    end
+    return #a < #b
+end
