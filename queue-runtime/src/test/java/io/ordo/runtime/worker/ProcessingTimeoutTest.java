@@ -73,6 +73,44 @@ class ProcessingTimeoutTest {
     }
 
     @Test
+    void a_task_handed_out_again_while_its_first_run_still_hangs_here_gives_that_run_up_at_once() {
+        harness.settings(QueueSettings.builder().processingTimeout(Duration.ofSeconds(5)).build());
+        harness.options.concurrency(1).prefetch(2); // room for the second delivery while the first run hangs
+        harness.publish(Partition.regular("reports"), "hung");
+        AtomicInteger firstRunReturned = new AtomicInteger();
+        harness.start((payload, context) -> {
+            if (context.attempt() == 1) {
+                while (release.getCount() > 0) {
+                    try {
+                        release.await();
+                    } catch (InterruptedException deaf) {
+                        // a hung handler does not notice
+                    }
+                }
+                firstRunReturned.incrementAndGet();
+            }
+            return Outcome.success();
+        });
+        Eventually.until("hung runs", () -> harness.events.started.contains("hung"));
+
+        // the store's clock passes the timeout and a reaper takes the task back before this worker's own
+        // timeout watch looks (it runs on the scheduler, which has not moved): the task comes back to it
+        harness.clock.advanceMillis(6_000);
+        assertThat(harness.store.reclaim().timedOut()).isEqualTo(1);
+
+        Eventually.until("the second run is processed on a replacement thread",
+                () -> harness.events.count(Settlement.PROCESSED) == 1);
+        assertThat(harness.events.settlementsOf("hung")).containsExactly(Settlement.TIMED_OUT, Settlement.PROCESSED);
+
+        release.countDown();
+        Eventually.until("the first run returns", () -> firstRunReturned.get() == 1);
+        Eventually.holdStill(Duration.ofMillis(50));
+        assertThat(harness.events.settlementsOf("hung")).as("the first run's late outcome was dropped")
+                .containsExactly(Settlement.TIMED_OUT, Settlement.PROCESSED);
+        assertThat(harness.store.stats().ackedTotal()).isEqualTo(1);
+    }
+
+    @Test
     void tasks_whose_holder_died_run_one_at_a_time_with_nothing_else_held_and_their_returns_cost_no_attempt() {
         harness.options.concurrency(4).prefetch(8);
         harness.publish(Partition.regular("a"), "a1");
