@@ -32,6 +32,18 @@ class ProcessingTimeoutTest {
         harness.close();
     }
 
+    /** A hung handler: deaf to interrupts until the test releases it; counts its return. */
+    private void hangUntilReleased(AtomicInteger returned) {
+        while (release.getCount() > 0) {
+            try {
+                release.await();
+            } catch (InterruptedException deaf) {
+                // a hung handler does not notice
+            }
+        }
+        returned.incrementAndGet();
+    }
+
     @Test
     void a_hung_handler_is_given_up_after_the_timeout_its_thread_replaced_and_its_late_outcome_dropped() {
         // the worker gives up at 5 s; its reaper first runs at 10 s (a third of the default TTL)
@@ -42,14 +54,7 @@ class ProcessingTimeoutTest {
         AtomicInteger firstRunReturned = new AtomicInteger();
         harness.start((payload, context) -> {
             if (payload.equals("hung") && context.attempt() == 1) {
-                while (release.getCount() > 0) {
-                    try {
-                        release.await();
-                    } catch (InterruptedException deaf) {
-                        // a hung handler does not notice
-                    }
-                }
-                firstRunReturned.incrementAndGet();
+                hangUntilReleased(firstRunReturned);
             }
             return Outcome.success();
         });
@@ -80,14 +85,7 @@ class ProcessingTimeoutTest {
         AtomicInteger firstRunReturned = new AtomicInteger();
         harness.start((payload, context) -> {
             if (context.attempt() == 1) {
-                while (release.getCount() > 0) {
-                    try {
-                        release.await();
-                    } catch (InterruptedException deaf) {
-                        // a hung handler does not notice
-                    }
-                }
-                firstRunReturned.incrementAndGet();
+                hangUntilReleased(firstRunReturned);
             }
             return Outcome.success();
         });
