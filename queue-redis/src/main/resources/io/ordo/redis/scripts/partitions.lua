@@ -21,9 +21,6 @@ function O.member_priority(m)
     return 1000 - math.floor(struct.unpack('>I7', m) / O.PRIORITY_SPAN)
 end
 
--- A regular partition's member is ready, and its readyAt equals its dueAt (semantics: a retry moves both).
-function O.member_due(m) return struct.unpack('>I7', m) % O.PRIORITY_SPAN end
-
 -- Compares the numeric prefixes (Lua's own string order follows the server's locale).
 function O.member_before(a, b)
     local score_a, seq_a = struct.unpack('>I7I6', a)
