@@ -117,7 +117,26 @@ end
 
 -- Per-partition and per-consumer keys: the prefix, a kind, and the code or name in hex, so no
 -- user-chosen text can ever spell another key.
-function O.run_key(code) return O.PREFIX .. 'pr:' .. O.hex(code) end      -- list: in-order arrivals
+-- list: in-order arrivals. The hot path names it for every task: kept per queue across calls, up to a bound.
+O.run_keys, O.run_keys_cached = {}, 0
+function O.run_key(code)
+    local queue_keys = O.run_keys[O.PREFIX]
+    if not queue_keys then
+        queue_keys = {}
+        O.run_keys[O.PREFIX] = queue_keys
+    end
+    local key = queue_keys[code]
+    if not key then
+        if O.run_keys_cached >= 10000 then
+            queue_keys = {}
+            O.run_keys, O.run_keys_cached = { [O.PREFIX] = queue_keys }, 0
+        end
+        key = O.PREFIX .. 'pr:' .. O.hex(code)
+        queue_keys[code] = key
+        O.run_keys_cached = O.run_keys_cached + 1
+    end
+    return key
+end
 function O.rest_key(code) return O.PREFIX .. 'pz:' .. O.hex(code) end     -- zset: all other waiting tasks
 function O.flight_key(code) return O.PREFIX .. 'pf:' .. O.hex(code) end   -- zset: held tasks of an ordered partition
 function O.holding_key(name) return O.PREFIX .. 'f:' .. O.hex(name) end   -- hash: task id -> lease, per consumer
@@ -126,18 +145,23 @@ function O.is_ordered(code) return string.byte(code, 1) == O.ORDERED_MARK end
 
 function O.has(flags, flag) return bit.band(flags, flag) ~= 0 end
 
-function O.int(n) return string.format('%.0f', n) end
+-- An integer as its decimal text. Numbers handed to redis.call as they are go through "%.17g", which costs
+-- several times what '%d' does: the hot paths hand over text.
+function O.int(n) return string.format('%d', n) end
 
 -- ---------------------------------------------------------------- settings and counters
 -- The queue's meta hash is read once per call with one HMGET: settings, the paused flag, the earliest
 -- timer and the counters. Counters are written back once by finish().
 
 O.SETTINGS = { 'maxAttempts', 'processingTimeoutMs', 'dedupWindowMs', 'heartbeatTtlMs', 'maxPayloadBytes' }
-O.COUNTERS = { 'seq', 'turn', 'waiting', 'rest', 'stale', 'parked', 'lowestListed', 'latestListed' }
+O.COUNTERS = { 'seq', 'turn', 'waiting', 'rest', 'stale', 'parked', 'lowestListed', 'latestListed', 'ackedTotal',
+    'publishedTotal', 'highestListed' }
 -- lowestListed / latestListed: the lowest priority and the latest dueAt any list member ever had. A new
 -- task with no higher priority and no earlier dueAt sorts after every list member: a publish appends it
 -- without reading the list's last member.
-O.COUNTER_DEFAULTS = { lowestListed = 1001 }
+-- highestListed: the highest priority any list member ever had; while it equals lowestListed, every
+-- partition in `ready` has the same head priority, so a served one always goes back behind the others.
+O.COUNTER_DEFAULTS = { lowestListed = 1001, highestListed = -1001 }
 
 -- Defaults mirror QueueSettings.DEFAULTS (a test keeps them equal).
 function O.meta()
@@ -145,7 +169,7 @@ function O.meta()
     if not m then
         local v = O.call('HMGET', O.K_META, 'maxAttempts', 'processingTimeoutMs', 'dedupWindowMs', 'heartbeatTtlMs',
             'maxPayloadBytes', 'paused', 'nextTimer', 'seq', 'turn', 'waiting', 'rest', 'stale', 'parked',
-            'lowestListed', 'latestListed')
+            'lowestListed', 'latestListed', 'ackedTotal', 'publishedTotal', 'highestListed')
         m = {
             max_attempts = tonumber(v[1]) or 5,
             processing_timeout = tonumber(v[2]) or 0,
@@ -205,12 +229,12 @@ function O.save_counters()
     local args = {}
     for field in pairs(O.counters_changed) do
         args[#args + 1] = field
-        args[#args + 1] = O.counters[field]
+        args[#args + 1] = O.int(O.counters[field])
     end
     if O.next_timer_changed then
         if O.next_timer then
             args[#args + 1] = 'nextTimer'
-            args[#args + 1] = O.next_timer
+            args[#args + 1] = O.int(O.next_timer)
         else
             O.call('HDEL', O.K_META, 'nextTimer')
         end

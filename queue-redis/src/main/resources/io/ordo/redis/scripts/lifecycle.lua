@@ -9,28 +9,44 @@
 -- into the consumer's `f:` hash (docs/redis-design.md).
 function O.take(consumer, max, reply)
     if max == 0 then return 0, nil end -- only acks: no consume, no registration
-    local SPAN = O.PRIORITY_SPAN
+    local SPAN, ORDERED = O.PRIORITY_SPAN, O.ORDERED_MARK
     local NOW = O.NOW
+    local rcall = redis.call -- in the loops: the checked O.call costs a noticeable share of a task
     local m = O.meta()
-    O.call('ZADD', O.K_CONSUMERS, 'GT', NOW + m.heartbeat_ttl, consumer)
-    O.call('HSET', O.K_HEARTBEATS, consumer, NOW)
+    local now_text = O.int(NOW)
+    O.call('ZADD', O.K_CONSUMERS, 'GT', O.int(NOW + m.heartbeat_ttl), consumer)
+    O.call('HSET', O.K_HEARTBEATS, consumer, now_text)
     if m.paused then return 0, false end -- a paused queue wakes no other consumer
     if O.next_timer and O.next_timer <= NOW then O.promote_due() end
 
     local taken = 0
     local ids, leases = {}, {}
-    local regular_lease = O.regular_lease()
+    local regular_lease = now_text -- (O.regular_lease)
     local ready_unknown = {} -- the tasks whose readyAt their record tells
+    -- readyAt counts: a regular member's dueAt is its readyAt; runs of one value are summed here
+    local ready_t, ready_n = nil, 0
+    local turn = O.counter('turn')
     -- The best partitions are read several at a time; each served one goes back with a new turn, usually
     -- behind all the others, and the index writes of a window go together. When one went back ahead of
     -- the next candidate (its new head has a higher priority), the window ends and `ready` is read again.
     -- no sorted-set member and no cancelled list member anywhere: a regular partition's list front is
     -- its head, and the member after it the next head
     local lean = O.counter('rest') == 0 and O.counter('stale') == 0
-    local reading = math.min(max, 16) -- how many to read: doubled at each read, as an ordered partition may give many tasks
+    -- and every partition's head has the same priority: the scores of `ready` need not be read
+    local uniform = lean and O.counter('lowestListed') >= O.counter('highestListed')
+    local int = O.int
+    -- how many to read: what is left to take (a regular partition gives one task), at least 16 and then
+    -- doubled at each read, as an ordered partition may give many
+    local reading = math.max(16, max)
     local ready_left = nil
     while taken < max do
-        local candidates = O.call('ZRANGE', O.K_READY, 0, math.min(max - taken, reading) - 1, 'WITHSCORES')
+        local stop = int(math.min(max - taken, reading) - 1)
+        local candidates, step
+        if uniform then
+            candidates, step = rcall('ZRANGE', O.K_READY, '0', stop), 1
+        else
+            candidates, step = rcall('ZRANGE', O.K_READY, '0', stop, 'WITHSCORES'), 2
+        end
         reading = 2 * reading
         if #candidates == 0 then
             ready_left = false
@@ -39,12 +55,11 @@ function O.take(consumer, max, reply)
         local adds, removes = {}, {}
         local readded -- the lowest score a served partition went back with in this window
         local i = 1
-        while i < #candidates and taken < max do
-            if readded and readded < tonumber(candidates[i + 1]) then break end
+        while i <= #candidates and taken < max do
+            if readded and readded < tonumber(candidates[i + 1]) then break end -- (never while uniform)
             local code = candidates[i]
-            local turn = O.next_counter('turn')
-            local head
-            if O.is_ordered(code) then
+            turn = turn + 1
+            if string.byte(code, 1) == ORDERED then
                 local members = {}
                 local function took(mb, ready)
                     taken = taken + 1
@@ -52,15 +67,15 @@ function O.take(consumer, max, reply)
                     ids[taken] = O.member_id(mb)
                     leases[#leases + 1] = ids[taken]
                     leases[#leases + 1] = O.ordered_lease(code, mb)
-                    members[#members + 1] = 0
+                    members[#members + 1] = '0'
                     members[#members + 1] = mb
                 end
                 local remains
                 if lean and not O.any_delayed() then -- every member is ready: the run is the list's front
                     local key = O.run_key(code)
                     -- (a retry keeps its dueAt and may have another readyAt: read from its record below)
-                    for _, mb in ipairs(O.call('LPOP', key, max - taken) or {}) do took(mb, nil) end
-                    remains = O.call('LINDEX', key, 0)
+                    for _, mb in ipairs(rcall('LPOP', key, int(max - taken)) or {}) do took(mb, nil) end
+                    remains = rcall('LINDEX', key, '0')
                 else
                     while taken < max do
                         local mb, r, from_run = O.part_head(code, true)
@@ -72,15 +87,15 @@ function O.take(consumer, max, reply)
                 end
                 if #members > 0 then O.call('ZADD', O.flight_key(code), unpack(members)) end
                 O.call('HSET', O.K_LOCKS, code, consumer)
-                O.call('HSET', O.K_LOCK_SINCE, code, NOW)
+                O.call('HSET', O.K_LOCK_SINCE, code, now_text)
                 removes[#removes + 1] = code
-                if remains then O.call('HSET', O.K_TURNS, code, turn) else O.drop_partition(code) end
+                if remains then O.call('HSET', O.K_TURNS, code, int(turn)) else O.drop_partition(code) end
             else
-                local mb
+                local mb, head
                 if lean then
                     local key = O.run_key(code)
-                    mb = O.call('LPOP', key)
-                    head = O.call('LINDEX', key, 0)
+                    mb = rcall('LPOP', key)
+                    head = rcall('LINDEX', key, '0')
                 else
                     local record, from_run
                     mb, record, from_run = O.part_head(code)
@@ -88,38 +103,47 @@ function O.take(consumer, max, reply)
                     head = O.part_head(code)
                 end
                 local score = struct.unpack('>I7', mb)
-                O.readyat_remove(score % SPAN) -- a regular member's dueAt is its readyAt
+                local t = score % SPAN
+                if t == ready_t then
+                    ready_n = ready_n + 1
+                else
+                    if ready_t then O.readyat_change(ready_t, -ready_n) end
+                    ready_t, ready_n = t, 1
+                end
                 taken = taken + 1
                 local id = string.sub(mb, 14)
                 ids[taken] = id
-                leases[#leases + 1] = id
-                leases[#leases + 1] = regular_lease
+                leases[2 * taken - 1] = id -- (two entries for every task taken)
+                leases[2 * taken] = regular_lease
                 if head then
                     score = struct.unpack('>I7', head)
                     score = score - score % SPAN + turn -- the next head's priority, the partition's new turn
-                    adds[#adds + 1] = score
+                    adds[#adds + 1] = int(score)
                     adds[#adds + 1] = code
-                    if not readded or score < readded then readded = score end
+                    if not uniform and (not readded or score < readded) then readded = score end
                 else
                     removes[#removes + 1] = code
                     -- only delayed tasks left: it exists, out of `ready`; else its list is empty and it is gone
-                    if O.parked(code) > 0 then O.call('HSET', O.K_TURNS, code, turn) end
+                    if O.parked(code) > 0 then O.call('HSET', O.K_TURNS, code, int(turn)) end
                 end
             end
-            i = i + 2
+            i = i + step
         end
         if #adds > 0 then O.call('ZADD', O.K_READY, unpack(adds)) end
         if #removes > 0 then O.call('ZREM', O.K_READY, unpack(removes)) end
-        if #adds > 0 or i < #candidates then ready_left = true end
+        if #adds > 0 or i <= #candidates then ready_left = true end
     end
+    O.set_counter('turn', turn)
+    if ready_t then O.readyat_change(ready_t, -ready_n) end
     if taken > 0 then -- at most MAX_CONSUME tasks: 2,000 arguments, well within unpack's limit
         O.count('waiting', -taken)
         O.call('HSET', O.holding_key(consumer), unpack(leases))
         local records = O.call('HMGET', O.K_TASKS, unpack(ids))
         for _, j in ipairs(ready_unknown) do O.readyat_remove(O.record_ready(records[j])) end
+        local n = #reply
         for j = 1, taken do
-            reply[#reply + 1] = ids[j]
-            reply[#reply + 1] = records[j]
+            reply[n + 2 * j - 1] = ids[j]
+            reply[n + 2 * j] = records[j]
         end
     end
     return taken, ready_left
@@ -134,20 +158,24 @@ end
 -- Deletes the tasks the consumer holds among ids[first..last]; appends per id 1 acked, 0 lease lost.
 O.ACK_CHUNK = 1000 -- ids per command: unpack has a limit, and a command stays short
 function O.ack(consumer, ids, first, last, reply)
+    local rcall = redis.call
     local window = O.meta().dedup_window
-    if window > 0 then O.call('ZREMRANGEBYSCORE', O.K_ACKED, '-inf', O.NOW) end
+    if window > 0 then rcall('ZREMRANGEBYSCORE', O.K_ACKED, '-inf', O.NOW) end
     local holding = O.holding_key(consumer)
+    local ORDERED_LEASE = O.ORDERED_LEASE
     local done, remembered, seen = {}, {}, {}
     local flights, codes = {}, {} -- ordered partitions: code -> members to take out of its in-flight set
+    local n = #reply
     for from = first, last, O.ACK_CHUNK do
         local to = math.min(from + O.ACK_CHUNK - 1, last)
         local leases = O.call('HMGET', holding, unpack(ids, from, to))
         for i = from, to do
             local id, lease = ids[i], leases[i - from + 1]
+            n = n + 1
             if lease and not seen[id] then -- an id named twice is acked once
                 seen[id] = true
                 done[#done + 1] = id
-                if string.byte(lease, 1) == O.ORDERED_LEASE then
+                if string.byte(lease, 1) == ORDERED_LEASE then
                     local code, m = O.lease_place(lease)
                     if not flights[code] then
                         flights[code] = {}
@@ -159,16 +187,16 @@ function O.ack(consumer, ids, first, last, reply)
                     remembered[#remembered + 1] = O.NOW + window
                     remembered[#remembered + 1] = id
                 end
-                reply[#reply + 1] = 1
+                reply[n] = 1
             else
-                reply[#reply + 1] = 0
+                reply[n] = 0
             end
         end
     end
     for from = 1, #done, O.ACK_CHUNK do
         local to = math.min(from + O.ACK_CHUNK - 1, #done)
-        O.call('HDEL', holding, unpack(done, from, to))
-        O.call('HDEL', O.K_TASKS, unpack(done, from, to))
+        rcall('HDEL', holding, unpack(done, from, to))
+        rcall('HDEL', O.K_TASKS, unpack(done, from, to))
     end
     -- an ordered partition's lock goes once the holder has nothing left of it
     for _, code in ipairs(codes) do

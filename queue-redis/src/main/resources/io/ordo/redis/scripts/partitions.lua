@@ -55,14 +55,14 @@ end
 -- Returns true when the member went behind a live list member, so the partition's head is unchanged.
 function O.part_insert(code, m)
     local last = O.tails[code]
-    if last == nil then last = O.call('LINDEX', O.run_key(code), -1) end
+    if last == nil then last = O.call('LINDEX', O.run_key(code), '-1') end
     if not last or O.member_before(last, m) then
         O.call('RPUSH', O.run_key(code), m)
         O.listed(m)
         O.tails[code] = m
         O.fronts[code] = nil
         if last and O.counter('stale') == 0 then return true end
-    elseif O.call('ZADD', O.rest_key(code), 0, m) == 1 then
+    elseif O.call('ZADD', O.rest_key(code), '0', m) == 1 then
         O.count('rest', 1) -- members in all sorted sets: while 0, no call looks at them
         O.park(code, 1)
     end
@@ -75,6 +75,7 @@ function O.listed(m)
     local score = struct.unpack('>I7', m)
     local priority, due = 1000 - math.floor(score / O.PRIORITY_SPAN), score % O.PRIORITY_SPAN
     if priority < O.counter('lowestListed') then O.set_counter('lowestListed', priority) end
+    if priority > O.counter('highestListed') then O.set_counter('highestListed', priority) end
     if due > O.counter('latestListed') then O.set_counter('latestListed', due) end
 end
 
@@ -103,12 +104,12 @@ end
 
 function O.find_head(code)
     local run, rest = O.run_key(code), O.rest_key(code)
-    local b = O.counter('rest') > 0 and O.call('ZRANGE', rest, 0, 0)[1]
+    local b = O.counter('rest') > 0 and O.call('ZRANGE', rest, '0', '0')[1]
     while true do
         -- the list's first two members: after taking the first, the next head is known without a call
         local front = O.fronts[code]
         if not front then
-            local first_two = O.call('LRANGE', run, 0, 1)
+            local first_two = O.call('LRANGE', run, '0', '1')
             front = { first_two[1] or false, first_two[2] or false }
             O.fronts[code] = front
         end
@@ -290,12 +291,13 @@ function O.save_readyat()
     for _, t in ipairs(O.readyat_order) do
         local delta = O.readyat_delta[t]
         if delta ~= 0 then
-            local n = O.call('HINCRBY', O.K_READYAT_N, t, delta)
+            local field = O.int(t)
+            local n = O.call('HINCRBY', O.K_READYAT_N, field, O.int(delta))
             if n <= 0 then
-                O.call('HDEL', O.K_READYAT_N, t)
-                O.call('ZREM', O.K_READYAT, t)
+                O.call('HDEL', O.K_READYAT_N, field)
+                O.call('ZREM', O.K_READYAT, field)
             elseif n == delta then
-                O.call('ZADD', O.K_READYAT, t, t) -- the value was new
+                O.call('ZADD', O.K_READYAT, field, field) -- the value was new
             end
         end
     end

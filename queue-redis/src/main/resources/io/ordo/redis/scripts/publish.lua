@@ -57,6 +57,7 @@ local function publish_ready(id, seq, priority, blob, code)
     if priority <= counter('lowestListed') and NOW >= counter('latestListed') then
         -- sorts after every list member there is: appended, and the list's length tells whether it was empty
         if priority < counter('lowestListed') then O.set_counter('lowestListed', priority) end
+        if priority > counter('highestListed') then O.set_counter('highestListed', priority) end
         if NOW > counter('latestListed') then O.set_counter('latestListed', NOW) end
         if call('RPUSH', key, m) > 1 then
             O.tails[code], O.fronts[code] = m, nil
@@ -69,7 +70,7 @@ local function publish_ready(id, seq, priority, blob, code)
         end
     else
         local last = O.tails[code]
-        if last == nil then last = call('LINDEX', key, -1) end
+        if last == nil then last = call('LINDEX', key, '-1') end
         if last or parked(code) > 0 then -- it exists: the list or the sorted set, and its head may change
             if not part_insert(code, m) then touch(code) end
             return
@@ -81,9 +82,9 @@ local function publish_ready(id, seq, priority, blob, code)
     -- a new partition: into `ready` at once (or `turns` while blocked)
     local turn = next_counter('turn')
     if is_blocked(code) then
-        call('HSET', K_TURNS, code, turn)
+        call('HSET', K_TURNS, code, int(turn))
     else
-        call('ZADD', K_READY, (1000 - priority) * PRIORITY_SPAN + turn, code)
+        call('ZADD', K_READY, int((1000 - priority) * PRIORITY_SPAN + turn), code)
     end
 end
 
