@@ -12,7 +12,8 @@ import java.util.regex.Pattern;
  * The Redis keys of one queue: {@code ordo:{<queue>}:<kind>}, all under the queue's hash tag so a queue
  * lives in one cluster slot and every script touches one slot. User-chosen text (task ids, partition
  * codes, consumer names) never forms a key by itself: ids are hash fields and set members, and codes
- * and names appear in keys only hex-encoded after a fixed kind (docs/redis-design.md).
+ * and names appear in keys only after a fixed kind, as they are after {@code =} when made of letters,
+ * digits and {@code _ . - !} alone, else hex-encoded after {@code :} (docs/redis-design.md).
  */
 public final class KeySchema {
     /**
@@ -26,13 +27,16 @@ public final class KeySchema {
     /**
      * Matches, of every queue holding any data, at least one key: {@code meta} (tasks, dead letters,
      * counters, settings, pause), {@code consumers} (a heartbeat alone) or {@code blocked} (a block alone);
-     * besides them only the few per-consumer {@code c:} keys. User text in keys is hex, so {@code }:}
-     * after the tag is the tag's end.
+     * besides them only per-consumer {@code f} keys. User text in keys never holds {@code }} (it is
+     * plain letters, digits and {@code _ . - !}, or hex), so {@code }:} after the tag is the tag's end.
      */
     static final String KNOWN_QUEUE_PATTERN = "ordo:{*}:[mbc]*";
 
     /** The index after a shard tag's {@code #}; compiled once, as every key of a scan is read. */
     private static final Pattern SHARD_INDEX = Pattern.compile("[0-9]{1,4}");
+
+    /** Codes and names that appear in keys as they are (common.lua's {@code O.PLAIN_NAME}). */
+    private static final Pattern PLAIN_NAME = Pattern.compile("[0-9A-Za-z_.!-]+");
 
     /** Shards a sharded queue may have at most (docs/scaling.md). */
     public static final int MAX_SHARDS = 1024;
@@ -124,7 +128,12 @@ public final class KeySchema {
 
     /** The key that holds one partition's in-order arrivals, for diagnostics and tests. */
     public String partitionRunKey(String partitionCode) {
-        return prefix + "pr:" + Hex.encode(bytes(partitionCode));
+        return prefix + "pr" + namePart(partitionCode);
+    }
+
+    /** A code or name in a key, as {@code O.name_part} in common.lua writes it. */
+    static String namePart(String text) {
+        return PLAIN_NAME.matcher(text).matches() ? "=" + text : ":" + Hex.encode(bytes(text));
     }
 
     private static byte[] bytes(String text) {

@@ -23,11 +23,13 @@ class KeySchemaTest {
     }
 
     @Test
-    void partition_codes_appear_in_keys_only_hex_encoded() {
+    void partition_codes_appear_in_keys_as_they_are_when_plain_else_hex_encoded() {
         KeySchema keys = KeySchema.of(QueueName.of("q"));
 
+        assertThat(keys.partitionRunKey("!acct-42_eu.1")).isEqualTo("ordo:{q}:pr=!acct-42_eu.1");
         assertThat(keys.partitionRunKey("!a:b}")).isEqualTo("ordo:{q}:pr:21613a627d");
         assertThat(keys.partitionRunKey("\u00e4")).isEqualTo("ordo:{q}:pr:c3a4");
+        assertThat(keys.partitionRunKey("a*")).isEqualTo("ordo:{q}:pr:612a");
     }
 
     @Test

@@ -56,7 +56,7 @@ function O.begin(keys)
         O.K_LOCKS, O.K_CONSUMERS, O.K_DEAD, O.K_ACKED, O.K_READYAT, O.K_READYAT_N, O.K_SIGNAL,
         O.K_HEARTBEATS, O.K_LOCK_SINCE = unpack(set)
     O.meta_fields = nil
-    O.counters, O.counters_changed = {}, {}
+    O.c, O.counters_changed = nil, false
     O.next_timer, O.next_timer_changed = nil, false
     O.unsaved, O.unsaved_order = nil, {}
     O.heads, O.tails, O.fronts = {}, {}, {}
@@ -92,31 +92,37 @@ function O.start(clock)
 end
 
 -- One string.format over all the bytes: a gsub calling a function per byte cost ~3 µs for a short name.
--- Kept across calls (partitions are served again and again), up to a bound.
-O.hex_cache, O.hex_cached = {}, 0
 function O.hex(text)
-    local encoded = O.hex_cache[text]
-    if not encoded then
-        if O.hex_cached >= 10000 then O.hex_cache, O.hex_cached = {}, 0 end
-        O.hex_cached = O.hex_cached + 1
-        local n = #text
-        if n <= 256 then
-            encoded = string.format(string.rep('%02x', n), string.byte(text, 1, n))
-        else -- long codes: in slices, to keep the argument count small
-            local parts = {}
-            for i = 1, n, 256 do
-                local j = math.min(i + 255, n)
-                parts[#parts + 1] = string.format(string.rep('%02x', j - i + 1), string.byte(text, i, j))
-            end
-            encoded = table.concat(parts)
-        end
-        O.hex_cache[text] = encoded
+    local n = #text
+    if n <= 256 then
+        return (string.format(string.rep('%02x', n), string.byte(text, 1, n)))
     end
-    return encoded
+    local parts = {} -- long codes: in slices, to keep the argument count small
+    for i = 1, n, 256 do
+        local j = math.min(i + 255, n)
+        parts[#parts + 1] = string.format(string.rep('%02x', j - i + 1), string.byte(text, i, j))
+    end
+    return table.concat(parts)
 end
 
--- Per-partition and per-consumer keys: the prefix, a kind, and the code or name in hex, so no
--- user-chosen text can ever spell another key.
+-- Per-partition and per-consumer keys: the prefix, a kind, then the code or name. A code or name made of
+-- letters, digits and `_ . - !` alone follows `=` as it is; any other follows `:` in lower-case hex. So
+-- no user-chosen text can spell another key (the kinds differ before it, `=` and `:` tell the two forms
+-- apart, and no form holds `}`, which ends the queue's tag), and the usual codes cost no encoding.
+-- Kept across calls (partitions are served again and again), up to a bound.
+O.PLAIN_NAME = '^[0-9A-Za-z_.!%-]+$'
+O.name_parts, O.name_parts_cached = {}, 0
+function O.name_part(text)
+    local part = O.name_parts[text]
+    if not part then
+        if O.name_parts_cached >= 10000 then O.name_parts, O.name_parts_cached = {}, 0 end
+        O.name_parts_cached = O.name_parts_cached + 1
+        if string.find(text, O.PLAIN_NAME) then part = '=' .. text else part = ':' .. O.hex(text) end
+        O.name_parts[text] = part
+    end
+    return part
+end
+
 -- list: in-order arrivals. The hot path names it for every task: kept per queue across calls, up to a bound.
 O.run_keys, O.run_keys_cached = {}, 0
 function O.run_key(code)
@@ -131,15 +137,15 @@ function O.run_key(code)
             queue_keys = {}
             O.run_keys, O.run_keys_cached = { [O.PREFIX] = queue_keys }, 0
         end
-        key = O.PREFIX .. 'pr:' .. O.hex(code)
+        key = O.PREFIX .. 'pr' .. O.name_part(code)
         queue_keys[code] = key
         O.run_keys_cached = O.run_keys_cached + 1
     end
     return key
 end
-function O.rest_key(code) return O.PREFIX .. 'pz:' .. O.hex(code) end     -- zset: all other waiting tasks
-function O.flight_key(code) return O.PREFIX .. 'pf:' .. O.hex(code) end   -- zset: held tasks of an ordered partition
-function O.holding_key(name) return O.PREFIX .. 'f:' .. O.hex(name) end   -- hash: task id -> lease, per consumer
+function O.rest_key(code) return O.PREFIX .. 'pz' .. O.name_part(code) end     -- zset: all other waiting tasks
+function O.flight_key(code) return O.PREFIX .. 'pf' .. O.name_part(code) end   -- zset: held tasks of an ordered partition
+function O.holding_key(name) return O.PREFIX .. 'f' .. O.name_part(name) end   -- hash: task id -> lease, per consumer
 
 function O.is_ordered(code) return string.byte(code, 1) == O.ORDERED_MARK end
 
@@ -150,26 +156,35 @@ function O.has(flags, flag) return bit.band(flags, flag) ~= 0 end
 function O.int(n) return string.format('%d', n) end
 
 -- ---------------------------------------------------------------- settings and counters
--- The queue's meta hash is read once per call with one HMGET: settings, the paused flag, the earliest
--- timer and the counters. Counters are written back once by finish().
+-- The queue's meta hash is read once per call with one HMGET: the settings, the paused flag and
+-- `counters`, every counter packed in one value (one field to find and one to write, not one per
+-- counter). Counters are written back once by finish().
 
 O.SETTINGS = { 'maxAttempts', 'processingTimeoutMs', 'dedupWindowMs', 'heartbeatTtlMs', 'maxPayloadBytes' }
-O.COUNTERS = { 'seq', 'turn', 'waiting', 'rest', 'stale', 'parked', 'lowestListed', 'latestListed', 'ackedTotal',
-    'publishedTotal', 'highestListed' }
+-- The packed counters, in this order, each a big-endian double (exact for integers below 2^53).
+-- nextTimer: the earliest time something may fall due, -1 for none (see note_timer).
 -- lowestListed / latestListed: the lowest priority and the latest dueAt any list member ever had. A new
 -- task with no higher priority and no earlier dueAt sorts after every list member: a publish appends it
 -- without reading the list's last member.
 -- highestListed: the highest priority any list member ever had; while it equals lowestListed, every
 -- partition in `ready` has the same head priority, so a served one always goes back behind the others.
-O.COUNTER_DEFAULTS = { lowestListed = 1001, highestListed = -1001 }
+O.COUNTERS = { 'seq', 'turn', 'waiting', 'rest', 'stale', 'parked', 'lowestListed', 'latestListed', 'highestListed',
+    'ackedTotal', 'publishedTotal', 'deadLetteredTotal', 'deadSeq', 'nextTimer' }
+O.COUNTERS_FORMAT = '>dddddddddddddd' -- one d per counter
+O.COUNTER_DEFAULTS = { 0, 0, 0, 0, 0, 0, 1001, 0, -1001, 0, 0, 0, 0, -1 }
+O.COUNTER_COUNT = 14
+-- A call keeps the counters as an array in this order (O.c), unpacked and packed by one C call each:
+-- a Lua loop over the names cost more than the rest of a short call.
+-- Built at the first call: a library's top level has no ipairs.
+O.COUNTER_INDEX = nil
+O.NEXT_TIMER = 14
 
 -- Defaults mirror QueueSettings.DEFAULTS (a test keeps them equal).
 function O.meta()
     local m = O.meta_fields
     if not m then
         local v = O.call('HMGET', O.K_META, 'maxAttempts', 'processingTimeoutMs', 'dedupWindowMs', 'heartbeatTtlMs',
-            'maxPayloadBytes', 'paused', 'nextTimer', 'seq', 'turn', 'waiting', 'rest', 'stale', 'parked',
-            'lowestListed', 'latestListed', 'ackedTotal', 'publishedTotal', 'highestListed')
+            'maxPayloadBytes', 'paused', 'counters')
         m = {
             max_attempts = tonumber(v[1]) or 5,
             processing_timeout = tonumber(v[2]) or 0,
@@ -179,9 +194,16 @@ function O.meta()
             paused = v[6] ~= false,
         }
         O.meta_fields = m
-        if O.next_timer == nil then O.next_timer = tonumber(v[7]) or false end
-        for i, field in ipairs(O.COUNTERS) do
-            if O.counters[field] == nil then O.counters[field] = tonumber(v[7 + i]) or O.COUNTER_DEFAULTS[field] or 0 end
+        if not O.COUNTER_INDEX then
+            O.COUNTER_INDEX = {}
+            for i, name in ipairs(O.COUNTERS) do O.COUNTER_INDEX[name] = i end
+        end
+        local c
+        if v[7] then c = { struct.unpack(O.COUNTERS_FORMAT, v[7]) } else c = { unpack(O.COUNTER_DEFAULTS) } end
+        O.c = c
+        if O.next_timer == nil then
+            local t = c[O.NEXT_TIMER]
+            O.next_timer = t >= 0 and t
         end
     end
     return m
@@ -190,30 +212,25 @@ end
 O.settings = O.meta
 
 function O.counter(field)
-    local value = O.counters[field]
-    if value == nil then
-        O.meta()
-        value = O.counters[field]
-        if value == nil then -- not one read with the settings (totals, deadSeq)
-            value = tonumber(O.call('HGET', O.K_META, field)) or 0
-            O.counters[field] = value
-        end
-    end
-    return value
+    if not O.c then O.meta() end
+    return O.c[O.COUNTER_INDEX[field]]
 end
 
 function O.count(field, delta)
-    local value = O.counter(field) + delta
-    O.counters[field] = value
-    O.counters_changed[field] = true
+    if not O.c then O.meta() end
+    local i = O.COUNTER_INDEX[field]
+    local value = O.c[i] + delta
+    O.c[i] = value
+    O.counters_changed = true
     return value
 end
 
 function O.next_counter(field) return O.count(field, 1) end
 
 function O.set_counter(field, value)
-    O.counters[field] = value
-    O.counters_changed[field] = true
+    if not O.c then O.meta() end
+    O.c[O.COUNTER_INDEX[field]] = value
+    O.counters_changed = true
 end
 
 -- The earliest time something may fall due (a delayed task, an ordered head, a block's end) is kept
@@ -226,21 +243,11 @@ function O.note_timer(t)
 end
 
 function O.save_counters()
-    local args = {}
-    for field in pairs(O.counters_changed) do
-        args[#args + 1] = field
-        args[#args + 1] = O.int(O.counters[field])
+    if O.next_timer_changed then O.set_counter('nextTimer', O.next_timer or -1) end
+    if O.counters_changed then
+        O.call('HSET', O.K_META, 'counters', struct.pack(O.COUNTERS_FORMAT, unpack(O.c, 1, O.COUNTER_COUNT)))
     end
-    if O.next_timer_changed then
-        if O.next_timer then
-            args[#args + 1] = 'nextTimer'
-            args[#args + 1] = O.int(O.next_timer)
-        else
-            O.call('HDEL', O.K_META, 'nextTimer')
-        end
-    end
-    if #args > 0 then O.call('HSET', O.K_META, unpack(args)) end
-    O.counters_changed, O.next_timer_changed = {}, false
+    O.counters_changed, O.next_timer_changed = false, false
 end
 
 -- ---------------------------------------------------------------- the task record

@@ -4,8 +4,7 @@
 local clock = ARGV[1]
 
 local NOW = start(clock)
-local counters = call('HMGET', K_META, 'waiting', 'publishedTotal', 'ackedTotal', 'deadLetteredTotal', 'paused')
-local waiting = tonumber(counters[1]) or 0
+local waiting = counter('waiting')
 local delayed = call('ZCOUNT', K_DELAYED, '(' .. int(NOW), '+inf')
 local oldest = call('ZRANGE', K_READYAT, 0, 0, 'WITHSCORES')[2]
 local lag = 0
@@ -18,6 +17,6 @@ return {
     waiting - delayed, delayed, in_flight, call('ZCARD', K_DEAD), call('ZCARD', K_READY) + call('HLEN', K_TURNS),
     call('HLEN', K_LOCKS), call('ZCOUNT', K_BLOCKED, '(' .. int(NOW), '+inf'),
     call('ZCOUNT', K_CONSUMERS, '(' .. int(NOW), '+inf'), lag,
-    tonumber(counters[2]) or 0, tonumber(counters[3]) or 0, tonumber(counters[4]) or 0,
-    counters[5] and 1 or 0,
+    counter('publishedTotal'), counter('ackedTotal'), counter('deadLetteredTotal'),
+    settings().paused and 1 or 0,
 }

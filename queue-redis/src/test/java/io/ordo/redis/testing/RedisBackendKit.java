@@ -204,7 +204,7 @@ public abstract class RedisBackendKit {
             QueueName queue = freshQueue();
             KeySchema schema = KeySchema.of(queue);
             List<String> hostile = List.of("meta", "tasks", "base:0", schema.key("tasks"), schema.prefix() + "ready",
-                    "}:x", "{" + queue.value() + "}", "pr:00", "c:61", "*", "");
+                    "}:x", "{" + queue.value() + "}", "pr:00", "pr=00", "=meta", "c:61", "*", "");
             try (RedisTaskStoreFactory factory = createFactory(RedisOptions.create(server.uri()))) {
                 TaskStore store = factory.forQueue(queue);
                 List<NewTask> batch = new ArrayList<>();
@@ -222,10 +222,25 @@ public abstract class RedisBackendKit {
                 List<String> keys = (List<String>) server.command("KEYS", schema.prefix() + "*");
                 Pattern allowed = Pattern.compile(Pattern.quote(schema.prefix())
                         + "((meta|tasks|ready|delayed|wake|blocked|turns|parked|stale|locks|consumers|dead|acked"
-                        + "|readyat|readyat-count|signal|heartbeats|lock-since)|(pr|pz|pf|f):[0-9a-f]+)");
+                        + "|readyat|readyat-count|signal|heartbeats|lock-since)|(pr|pz|pf|f)(:[0-9a-f]+|=[0-9A-Za-z_.!-]+))");
                 assertThat(leases).hasSize(5);
                 assertThat(keys).isNotEmpty().allSatisfy(key -> assertThat(key).matches(allowed));
                 assertThat(store.stats().ready() + store.stats().inFlight()).isEqualTo(batch.size());
+            }
+        }
+
+        @Test
+        void a_partitions_list_is_the_key_the_schema_names_for_plain_and_other_codes(RedisServer server) {
+            QueueName queue = freshQueue();
+            KeySchema schema = KeySchema.of(queue);
+            List<String> codes = List.of("p-1", "!acct_42.eu", "a:b", "\u00e4", "x=y");
+            try (RedisTaskStoreFactory factory = createFactory(RedisOptions.create(server.uri()))) {
+                TaskStore store = factory.forQueue(queue);
+                store.publish(codes.stream().map(code -> task(code, "id-" + code)).toList());
+
+                for (String code : codes) {
+                    assertThat(server.command("LLEN", schema.partitionRunKey(code))).as(code).isEqualTo(1L);
+                }
             }
         }
 
@@ -245,9 +260,9 @@ public abstract class RedisBackendKit {
                 assertThat(leases).extracting(lease -> lease.id().value()).containsExactly("urgent", "a", "c", "e");
                 @SuppressWarnings("unchecked")
                 List<String> keys = (List<String>) server.command("KEYS", schema.prefix() + "*");
-                assertThat(keys).allSatisfy(key -> assertThat(key).doesNotContain(":pr:", ":pz:", ":pf:", ":f:"));
-                assertThat(server.command("HGET", schema.key("meta"), "stale")).isEqualTo("0");
-                assertThat(server.command("HGET", schema.key("meta"), "rest")).isEqualTo("0");
+                assertThat(keys).allSatisfy(key -> assertThat(key).doesNotContain(":pr", ":pz", ":pf", ":f"));
+                assertThat(MetaCounters.read(server, schema, "stale")).isZero();
+                assertThat(MetaCounters.read(server, schema, "rest")).isZero();
             }
         }
 
