@@ -61,12 +61,14 @@ function O.take(consumer, max, reply)
             turn = turn + 1
             if string.byte(code, 1) == ORDERED then
                 local members = {}
+                local lease_head = O.ordered_lease(code, '') -- each task's lease: this, then its member
                 local function took(mb, ready)
                     taken = taken + 1
                     if ready then O.readyat_remove(ready) else ready_unknown[#ready_unknown + 1] = taken end
-                    ids[taken] = O.member_id(mb)
-                    leases[#leases + 1] = ids[taken]
-                    leases[#leases + 1] = O.ordered_lease(code, mb)
+                    local id = string.sub(mb, 14)
+                    ids[taken] = id
+                    leases[2 * taken - 1] = id
+                    leases[2 * taken] = lease_head .. mb
                     members[#members + 1] = '0'
                     members[#members + 1] = mb
                 end

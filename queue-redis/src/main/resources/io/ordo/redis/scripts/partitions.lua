@@ -202,6 +202,12 @@ function O.any_delayed()
     return O.delayed_exists
 end
 
+-- Whether any ordered partition waits for its head's time (`wake` is not empty).
+function O.any_waking()
+    if O.wake_exists == nil then O.wake_exists = O.call('EXISTS', O.K_WAKE) == 1 end
+    return O.wake_exists
+end
+
 function O.is_blocked(code)
     if O.any_blocked == nil then O.any_blocked = O.call('EXISTS', O.K_BLOCKED) == 1 end
     if not O.any_blocked then return false end
@@ -213,24 +219,28 @@ end
 function O.refresh(code)
     local turn, indexed = O.turn_of(code)
     local ordered = O.is_ordered(code)
+    -- a regular partition's members are all ready; an ordered head may wait for its time only while a
+    -- task is in `delayed` (a task not ready when it arrived stays there until due)
+    local timed = ordered and O.any_delayed()
     local m, r
     if turn and not (ordered and O.call('HEXISTS', O.K_LOCKS, code) == 1) and not O.is_blocked(code) then
-        m, r = O.part_head(code, ordered) -- a regular partition's members are all ready
+        m, r = O.part_head(code, timed)
     end
-    local ready = m and (not ordered or r.ready <= O.NOW)
+    local ready = m and (not timed or r.ready <= O.NOW)
     if ready then
-        O.call('ZADD', O.K_READY, (1000 - O.member_priority(m)) * O.PRIORITY_SPAN + turn, code)
+        O.call('ZADD', O.K_READY, O.int((1000 - O.member_priority(m)) * O.PRIORITY_SPAN + turn), code)
         if not indexed then O.call('HDEL', O.K_TURNS, code) end
     elseif indexed then
         O.call('ZREM', O.K_READY, code)
-        O.call('HSET', O.K_TURNS, code, turn)
+        O.call('HSET', O.K_TURNS, code, O.int(turn))
     end
     if ordered then
         if m and not ready then
             -- an ordered head waiting for its time; a new or moved time may end a blocked consumer's nap sooner
-            if O.call('ZADD', O.K_WAKE, 'CH', r.ready, code) == 1 then O.new_due_time = true end
+            if O.call('ZADD', O.K_WAKE, 'CH', O.int(r.ready), code) == 1 then O.new_due_time = true end
+            O.wake_exists = true
             O.note_timer(r.ready)
-        else
+        elseif O.any_waking() then
             O.call('ZREM', O.K_WAKE, code)
         end
     end
