@@ -3,6 +3,7 @@ package io.ordo.runtime.codec;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import io.ordo.domain.Validate;
 import io.ordo.ports.PayloadCodec;
 import io.ordo.ports.PayloadCodecException;
@@ -16,6 +17,16 @@ import java.io.IOException;
  */
 public final class JacksonPayloadCodec implements PayloadCodec {
     private final ObjectMapper mapper;
+    /**
+     * One reader per payload type, made on first use: {@code mapper.readValue(bytes, type)} resolves the
+     * type and looks up its deserializer again on every call, which a worker pays once per task.
+     */
+    private final ClassValue<ObjectReader> readers = new ClassValue<>() {
+        @Override
+        protected ObjectReader computeValue(Class<?> type) {
+            return mapper.readerFor(type);
+        }
+    };
 
     /** A codec with Ordo's defaults: plain JSON, tolerant of unknown properties, strict about trailing content. */
     public JacksonPayloadCodec() {
@@ -24,7 +35,10 @@ public final class JacksonPayloadCodec implements PayloadCodec {
                 .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS));
     }
 
-    /** A codec on the caller's mapper (its modules and features), used as it is. */
+    /**
+     * A codec on the caller's mapper (its modules and features), used as it is. Configure it before
+     * handing it over: a type's reader takes the mapper's settings when it first decodes that type.
+     */
     public JacksonPayloadCodec(ObjectMapper mapper) {
         this.mapper = Validate.notNull("mapper", mapper);
     }
@@ -43,7 +57,7 @@ public final class JacksonPayloadCodec implements PayloadCodec {
         Validate.notNull("payload", payload);
         Validate.notNull("type", type);
         try {
-            return mapper.readValue(payload, type);
+            return readers.get(type).readValue(payload);
         } catch (IOException e) {
             throw new PayloadCodecException("cannot decode JSON payload as " + type.getName() + ": " + describe(e), e);
         }

@@ -20,8 +20,10 @@ import java.util.function.Supplier;
  *     {@linkplain #minBatch batch's worth} (half the prefetch) of room or acks has gathered: each call
  *     costs the shared Redis about the same whatever it carries, so under load the calls grow instead of
  *     multiplying. Sooner only when no other prompt fetch is out and an ordered batch waits for an ack's
- *     answer, or when an ack has waited {@link #ACK_DELAY_NANOS}, so no ack is held back for long. With no
- *     backlog any room is worth a fetch: a new task is taken as soon as it is published;</li>
+ *     answer, or when an ack has waited {@link #ACK_DELAY}, so no ack is held back for long. With no
+ *     backlog any room is worth a fetch: a new task is taken as soon as it is published. A call that
+ *     asked for no task (acks only: the acks another fetch carries count as held until its answer, so
+ *     a batch of acks may leave no room) does not tell whether the backlog is gone;</li>
  * <li>an ack is {@linkplain #offer accepted} only while a loop will carry it soon (one is between
  *     fetches or out with a fetch that does not wait); otherwise, and whenever the last such loop
  *     goes away (outage, a suspect running alone, stopping), pending acks are handed back to be sent
@@ -57,7 +59,8 @@ final class FetchSlots {
     /** What a fetch gathers (room, acks) before it goes, unless an ack is waited for. */
     private final int minBatch;
     /** The longest a finished task's ack waits for a batch to gather. */
-    static final long ACK_DELAY_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(20);
+    static final Duration ACK_DELAY = Duration.ofMillis(20);
+    private final long ackDelayNanos;
     /** When the oldest pending ack arrived (System.nanoTime), if any is pending. */
     private long oldestPendingSince;
     /** The last fetch got all it asked for: more is waiting, so a fetch need not go for a slot or two. */
@@ -70,6 +73,12 @@ final class FetchSlots {
     private int sleepers;
 
     FetchSlots(int prefetch, int loops, int acksPerCall, Duration fetchWait, IntSupplier heldTasks) {
+        this(prefetch, loops, acksPerCall, fetchWait, heldTasks, ACK_DELAY);
+    }
+
+    /** @param ackDelay the longest a finished task's ack waits for a batch to gather */
+    FetchSlots(int prefetch, int loops, int acksPerCall, Duration fetchWait, IntSupplier heldTasks, Duration ackDelay) {
+        this.ackDelayNanos = ackDelay.toNanos();
         this.prefetch = prefetch;
         this.loops = loops;
         this.acksPerCall = acksPerCall;
@@ -109,7 +118,7 @@ final class FetchSlots {
             sleepers++;
             try {
                 long ackDue = pending.isEmpty() ? 100
-                        : Math.max(1, (oldestPendingSince + ACK_DELAY_NANOS - System.nanoTime()) / 1_000_000 + 1);
+                        : Math.max(1, (oldestPendingSince + ackDelayNanos - System.nanoTime()) / 1_000_000 + 1);
                 wait(Math.min(100, ackDue));
             } finally {
                 sleepers--;
@@ -120,7 +129,9 @@ final class FetchSlots {
 
     /** The fetch of {@code plan} returned {@code taken} tasks, now held. */
     synchronized void returned(Plan plan, int taken) {
-        backlog = plan.max() > 0 && taken == plan.max();
+        if (plan.max() > 0) { // a call that asked for nothing tells nothing of the queue
+            backlog = taken == plan.max();
+        }
         returned(plan);
     }
 
@@ -241,7 +252,7 @@ final class FetchSlots {
         if (acks.isEmpty()) {
             return false;
         }
-        if (System.nanoTime() - oldestPendingSince >= ACK_DELAY_NANOS) {
+        if (System.nanoTime() - oldestPendingSince >= ackDelayNanos) {
             return true;
         }
         if (promptFetchesOut > 0) {

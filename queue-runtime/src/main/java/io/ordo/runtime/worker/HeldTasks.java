@@ -36,13 +36,29 @@ final class HeldTasks {
     }
 
     void remove(HeldTask task) {
-        if (tasks.remove(task.lease.id(), task)) {
-            task.incarnation.untrack();
-            if (waiters > 0) {
-                wakeWaiters();
-            }
+        if (removeQuietly(task)) {
             roomOpened.run();
         }
+    }
+
+    /**
+     * Removes the task without telling {@code roomOpened} (whether it was held): a caller settling many
+     * tasks at once tells it once with {@link #roomOpened()}, not once per task.
+     */
+    boolean removeQuietly(HeldTask task) {
+        if (!tasks.remove(task.lease.id(), task)) {
+            return false;
+        }
+        task.incarnation.untrack();
+        if (waiters > 0) {
+            wakeWaiters();
+        }
+        return true;
+    }
+
+    /** Tasks left by {@link #removeQuietly}. */
+    void roomOpened() {
+        roomOpened.run();
     }
 
     int size() {

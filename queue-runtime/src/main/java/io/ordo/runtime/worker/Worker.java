@@ -519,6 +519,7 @@ public final class Worker<T> {
      * its future with whether it was acked.
      */
     private void settleAcks(List<AckGroups.PendingAck> acks, Map<TaskId, AckOutcome> answers, boolean retried) {
+        boolean roomOpened = false;
         for (AckGroups.PendingAck ack : acks) {
             HeldTask task = ack.task();
             boolean done = false;
@@ -527,9 +528,14 @@ public final class Worker<T> {
             } else {
                 done = answers.get(task.lease.id()) == AckOutcome.ACKED
                         || (retried && ackedBeforeItsAnswerWasLost(task.lease));
-                settled(task, done ? Settlement.PROCESSED : Settlement.LEASE_LOST);
+                // the fetch loops are told once for the whole answer: each telling takes their monitor
+                roomOpened |= held.removeQuietly(task);
+                listeners.taskSettled(task.lease, done ? Settlement.PROCESSED : Settlement.LEASE_LOST);
             }
             ack.settled().complete(done);
+        }
+        if (roomOpened) {
+            held.roomOpened();
         }
     }
 
