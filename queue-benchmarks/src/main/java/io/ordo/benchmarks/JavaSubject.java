@@ -208,6 +208,7 @@ final class JavaSubject implements Subject {
                     .add(Figure.latency(workload, "p99"), Stats.percentile(sorted, 99) / 1e6)
                     .add(Figure.latency(workload, "p99.9"), Stats.percentile(sorted, 99.9) / 1e6)
                     .add(Figure.publishedRate(workload), published.tasks() / published.seconds())
+                    .tasks(published.tasks())
                     .check(workload + ": " + once.name(), once.passed(), once.detail());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
