@@ -23,12 +23,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * which are done before anything is taken, but not those of the other call in flight.
  *
  * <p>When a call goes out ({@link #dueMax}): as soon as there is room for a batch (half the prefetch,
- * so a call takes many tasks and its fixed cost is shared), or when acks are waiting, no handler is
- * still running (nothing more would join them) and no call in flight will come back to carry them (none
- * is in flight, or they have waited {@link #ACKS_WAIT_FOR_A_FETCH}): they go alone. A second call goes
- * out while one is in flight, so the handlers get work while the first is answered. Only a call made
- * while no other is in flight waits for tasks ({@code fetchWait}): an idle worker sits in one blocking
- * fetch and does not poll.
+ * so a call takes many tasks and its fixed cost is shared), or when acks are waiting and no handler is
+ * still running (nothing more would join them: they go alone). A second call goes out while one is in
+ * flight, so the handlers get work while the first is answered. Only a call made while no other is in
+ * flight waits for tasks ({@code fetchWait}): an idle worker sits in one blocking fetch and does not poll.
  *
  * <p>{@code --ack-each} ({@link #ackEachTask}) is the diagnostic of one ack call per task: each handler
  * acks its own task with an acks-only call, and the fetches carry none.
@@ -44,12 +42,6 @@ final class DrainWorker implements BenchWorker {
     private static final int FETCHERS = 2;
     /** How often an idle fetch thread looks whether the keep-alive is due. */
     private static final long IDLE_LOOK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
-    /**
-     * How long acks wait for the call in flight to come back and a fetch to carry them, before they go
-     * alone. At a low rate a waiting fetch is out while a handler runs, and comes back with the next task:
-     * its acks ride on the fetch after it instead of costing a call of their own per task.
-     */
-    static final Duration ACKS_WAIT_FOR_A_FETCH = Duration.ofMillis(5);
 
     private final BenchQueue.Consumer consumer;
     private final Ledger ledger;
@@ -76,8 +68,6 @@ final class DrainWorker implements BenchWorker {
     /** Tasks asked for in all, less what the calls did not bring: fetching ends at {@code limit}. */
     private long asked;
     private int callsInFlight;
-    /** When the oldest of {@code finished} finished. */
-    private long acksWaitingSince;
     private long nextKeepAlive = System.nanoTime();
     private volatile boolean running = true;
 
@@ -161,8 +151,7 @@ final class DrainWorker implements BenchWorker {
         try {
             int max = dueMax();
             if (max < 0) {
-                callDue.awaitNanos(acksWaitingAlone() ? Math.min(IDLE_LOOK_NANOS, Math.max(1,
-                        acksWaitingSince + ACKS_WAIT_FOR_A_FETCH.toNanos() - System.nanoTime())) : IDLE_LOOK_NANOS);
+                callDue.awaitNanos(IDLE_LOOK_NANOS);
                 max = dueMax();
                 if (max < 0) {
                     return null;
@@ -193,15 +182,7 @@ final class DrainWorker implements BenchWorker {
         if (room > 0 && room >= Math.min(batch, left)) {
             return room;
         }
-        if (!acksWaitingAlone()) {
-            return -1;
-        }
-        return callsInFlight == 0 || System.nanoTime() - acksWaitingSince >= ACKS_WAIT_FOR_A_FETCH.toNanos() ? 0 : -1;
-    }
-
-    /** Whether acks wait with no handler running, so none will join them; under the lock. */
-    private boolean acksWaitingAlone() {
-        return !finished.isEmpty() && unfinished == 0;
+        return !finished.isEmpty() && unfinished == 0 ? 0 : -1;
     }
 
     /** Wakes a waiting fetch thread if a call is due; under the lock. */
@@ -259,9 +240,6 @@ final class DrainWorker implements BenchWorker {
         try {
             unfinished--;
             if (ack != null) {
-                if (finished.isEmpty()) {
-                    acksWaitingSince = System.nanoTime();
-                }
                 finished.add(ack);
             } else {
                 held--;

@@ -78,86 +78,9 @@ class DrainWorkerTest {
         assertThat((long) queue.calls().size()).as("one fetch per wait, no polling").isBetween(5L, waits + 1);
     }
 
-    @Test
-    void at_a_low_rate_acks_ride_on_the_fetch_after_the_waiting_one_instead_of_going_alone() throws Exception {
-        int tasks = 100;
-        TrickleQueue queue = new TrickleQueue(tasks, Duration.ofMillis(1));
-        Ledger ledger = new Ledger(tasks, 0, false);
-        try (DrainWorker worker = new DrainWorker(queue, ledger, THREADS, PREFETCH, tasks, WAIT).start()) {
-            assertThat(ledger.awaitAcked(tasks, Duration.ofSeconds(30), worker::rethrowFailure)).isTrue();
-        }
-
-        assertThat(ledger.exactlyOnce(tasks).passed()).as(ledger.exactlyOnce(tasks).detail()).isTrue();
-        long alone = queue.calls().stream().filter(call -> call.max() == 0).count();
-        assertThat(alone).as("acks-only calls for %d tasks arriving one by one", tasks).isLessThan(tasks / 4);
-    }
-
-    @Test
-    void acks_go_alone_once_no_task_comes_for_the_waiting_fetch_to_bring() throws Exception {
-        TrickleQueue queue = new TrickleQueue(1, Duration.ofMillis(1));
-        Ledger ledger = new Ledger(1, 0, false);
-        Duration longWait = Duration.ofSeconds(20);
-        try (DrainWorker worker = new DrainWorker(queue, ledger, THREADS, PREFETCH, Long.MAX_VALUE, longWait)
-                .start()) {
-            assertThat(ledger.awaitAcked(1, Duration.ofSeconds(5), worker::rethrowFailure))
-                    .as("acked while the next fetch waits for tasks (%s)", longWait).isTrue();
-        }
-        assertThat(queue.calls()).anyMatch(call -> call.max() == 0 && call.acks() == 1);
-    }
-
     private static void drain(FakeQueue queue, Ledger ledger, int tasks) throws InterruptedException {
         try (DrainWorker worker = new DrainWorker(queue, ledger, THREADS, PREFETCH, tasks, WAIT).start()) {
             assertThat(ledger.awaitAcked(tasks, Duration.ofSeconds(30), worker::rethrowFailure)).isTrue();
-        }
-    }
-
-    /**
-     * Task i becomes available {@code interval} after task i-1; a call that may wait returns as soon as a
-     * task is there (or its wait is over), as a blocking fetch does.
-     */
-    private static final class TrickleQueue implements BenchQueue.Consumer {
-        private final int tasks;
-        private final long intervalNanos;
-        private final long start = System.nanoTime();
-        private final List<Call> calls = new ArrayList<>();
-        private int taken;
-
-        TrickleQueue(int tasks, Duration interval) {
-            this.tasks = tasks;
-            this.intervalNanos = interval.toNanos();
-        }
-
-        synchronized List<Call> calls() {
-            return List.copyOf(calls);
-        }
-
-        @Override
-        public BenchQueue.AckedAndFetched ackAndFetch(List<BenchQueue.Delivery> acks, int max, Duration wait) {
-            long deadline = System.nanoTime() + wait.toNanos();
-            synchronized (this) {
-                calls.add(new Call(acks.size(), max, wait.toMillis() > 0));
-            }
-            while (true) {
-                List<BenchQueue.Delivery> deliveries = take(max);
-                if (!deliveries.isEmpty() || max == 0 || System.nanoTime() - deadline >= 0) {
-                    return new BenchQueue.AckedAndFetched(acks.size(), deliveries);
-                }
-                LockSupport.parkNanos(50_000);
-            }
-        }
-
-        private synchronized List<BenchQueue.Delivery> take(int max) {
-            long available = Math.min(tasks, (System.nanoTime() - start) / intervalNanos + 1);
-            List<BenchQueue.Delivery> taken = new ArrayList<>();
-            while (this.taken < available && taken.size() < max) {
-                int i = this.taken++;
-                taken.add(new BenchQueue.Delivery(i, null, BenchPayload.of(i, 0, i)));
-            }
-            return taken;
-        }
-
-        @Override
-        public void keepAlive() {
         }
     }
 
