@@ -118,6 +118,7 @@ final class BullMqSubject implements Subject {
                 .add(Figure.latency(workload, "p99"), answer.path("p99").asDouble())
                 .add(Figure.latency(workload, "p99.9"), answer.path("p999").asDouble())
                 .add(Figure.publishedRate(workload), answer.path("publishRate").asDouble())
+                .tasks(tasks)
                 .check(workload + ": each job handled and completed exactly once", exactlyOnce(answer, tasks),
                         describe(answer, tasks));
     }

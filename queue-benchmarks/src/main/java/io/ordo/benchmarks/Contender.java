@@ -25,8 +25,8 @@ enum Contender {
     ORDO_JEDIS("Ordo Jedis") {
         @Override
         Subject open(BenchRedis redis, Path bullmqDirectory) {
-            return new JavaSubject(new OrdoQueue(JedisTaskStores.factory(RedisOptions.create(redis.uri()))),
-                    Mode.Sizes.PREFETCH);
+            return new JavaSubject(new OrdoQueue(JedisTaskStores.factory(RedisOptions.builder(redis.uri())
+                    .poolSize(JEDIS_POOL_SIZE).build())), Mode.Sizes.PREFETCH);
         }
     },
     STREAMS_LETTUCE("Streams Lettuce") {
@@ -38,7 +38,7 @@ enum Contender {
     STREAMS_JEDIS("Streams Jedis") {
         @Override
         Subject open(BenchRedis redis, Path bullmqDirectory) {
-            return new JavaSubject(new StreamsJedisQueue(redis.uri()), STREAMS_COUNT);
+            return new JavaSubject(new StreamsJedisQueue(redis.uri(), JEDIS_POOL_SIZE), STREAMS_COUNT);
         }
     },
     BULLMQ("BullMQ") {
@@ -50,6 +50,13 @@ enum Contender {
 
     /** The plain Streams consumer reads XREADGROUP COUNT 50 (BENCHMARKS.md): its prefetch. */
     static final int STREAMS_COUNT = 50;
+    /**
+     * A Jedis call holds a pooled connection for its round trip (a blocking wait for as long as it waits),
+     * so, as a Jedis application sizes its pool, there is one for every thread that may call at once: L2's
+     * publishers and the worker's two calls in flight, with room to spare. With the default 16 the callers
+     * queued for connections inside the client, and at L2 the worker's fetches fell seconds behind.
+     */
+    static final int JEDIS_POOL_SIZE = JavaSubject.MOST_PUBLISHERS + 8;
 
     private final String label;
 

@@ -21,7 +21,7 @@ final class JavaSubject implements Subject {
      * a call that takes 2 ms on a busy machine must not cost the schedule its rate.
      */
     private static final int RATE_PER_PUBLISHER = 500;
-    private static final int MOST_PUBLISHERS = 16;
+    static final int MOST_PUBLISHERS = 16;
     /** How long an idle worker runs before its commands are counted: past its start-up calls. */
     static final Duration SETTLE = Duration.ofMillis(1_100);
 
@@ -208,6 +208,7 @@ final class JavaSubject implements Subject {
                     .add(Figure.latency(workload, "p99"), Stats.percentile(sorted, 99) / 1e6)
                     .add(Figure.latency(workload, "p99.9"), Stats.percentile(sorted, 99.9) / 1e6)
                     .add(Figure.publishedRate(workload), published.tasks() / published.seconds())
+                    .tasks(published.tasks())
                     .check(workload + ": " + once.name(), once.passed(), once.detail());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

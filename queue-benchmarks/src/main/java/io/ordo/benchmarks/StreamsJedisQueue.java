@@ -27,11 +27,12 @@ import java.util.Map;
 final class StreamsJedisQueue implements BenchQueue {
     private final RedisClient client;
 
-    StreamsJedisQueue(String uri) {
+    /** @param poolSize connections at most, as Ordo's Jedis store in the same run */
+    StreamsJedisQueue(String uri, int poolSize) {
         RedisOptions options = RedisOptions.create(uri);
         GenericObjectPoolConfig<Connection> pool = new GenericObjectPoolConfig<>();
-        pool.setMaxTotal(options.poolSize());
-        pool.setMaxIdle(options.poolSize());
+        pool.setMaxTotal(poolSize);
+        pool.setMaxIdle(poolSize);
         client = RedisClient.builder()
                 .hostAndPort(options.endpoint().host(), options.endpoint().port())
                 .clientConfig(DefaultJedisClientConfig.builder()
