@@ -34,6 +34,7 @@ function O.take(consumer, max, reply)
     local lean = O.counter('rest') == 0 and O.counter('stale') == 0
     -- and every partition's head has the same priority: the scores of `ready` need not be read
     local uniform = lean and O.counter('lowestListed') >= O.counter('highestListed')
+    local uniform_base = (1000 - O.counter('lowestListed')) * SPAN -- the score of a head of that priority, turn 0
     local int = O.int
     -- how many to read: what is left to take (a regular partition gives one task), at least 16 and then
     -- doubled at each read, as an ordered partition may give many
@@ -77,7 +78,7 @@ function O.take(consumer, max, reply)
                     local key = O.run_key(code)
                     -- (a retry keeps its dueAt and may have another readyAt: read from its record below)
                     for _, mb in ipairs(rcall('LPOP', key, int(max - taken)) or {}) do took(mb, nil) end
-                    remains = rcall('LINDEX', key, '0')
+                    remains = rcall('EXISTS', key) == 1
                 else
                     while taken < max do
                         local mb, r, from_run = O.part_head(code, true)
@@ -94,7 +95,11 @@ function O.take(consumer, max, reply)
                 if remains then O.call('HSET', O.K_TURNS, code, int(turn)) else O.drop_partition(code) end
             else
                 local mb, head
-                if lean then
+                if uniform then -- the next head's priority is known: whether there is one is enough
+                    local key = O.run_key(code)
+                    mb = rcall('LPOP', key)
+                    head = rcall('EXISTS', key) == 1
+                elseif lean then
                     local key = O.run_key(code)
                     mb = rcall('LPOP', key)
                     head = rcall('LINDEX', key, '0')
@@ -118,8 +123,12 @@ function O.take(consumer, max, reply)
                 leases[2 * taken - 1] = id -- (two entries for every task taken)
                 leases[2 * taken] = regular_lease
                 if head then
-                    score = struct.unpack('>I7', head)
-                    score = score - score % SPAN + turn -- the next head's priority, the partition's new turn
+                    if uniform then
+                        score = uniform_base + turn
+                    else
+                        score = struct.unpack('>I7', head)
+                        score = score - score % SPAN + turn -- the next head's priority, the partition's new turn
+                    end
                     adds[#adds + 1] = int(score)
                     adds[#adds + 1] = code
                     if not uniform and (not readded or score < readded) then readded = score end
