@@ -127,6 +127,11 @@ public final class RedisServer implements AutoCloseable {
         return "redis://" + host() + ":" + port;
     }
 
+    /** The server process's id (a profiler's control command names it). */
+    public long pid() {
+        return process.pid();
+    }
+
     public boolean isRunning() {
         return process != null && process.isAlive();
     }
@@ -245,9 +250,12 @@ public final class RedisServer implements AutoCloseable {
         }
     }
 
-    /** The redis-server to run: {@code ORDO_REDIS_SERVER}, else the PATH's, else Debian's. */
+    /**
+     * The redis-server to run: the {@code ordo.redis.server} system property (a measurement that runs the
+     * server under a profiler sets it), {@code ORDO_REDIS_SERVER}, else the PATH's, else Debian's.
+     */
     static String executable() {
-        String configured = System.getenv("ORDO_REDIS_SERVER");
+        String configured = System.getProperty("ordo.redis.server", System.getenv("ORDO_REDIS_SERVER"));
         if (configured != null && !configured.isBlank()) {
             return configured;
         }

@@ -1,0 +1,110 @@
+package io.ordo.lettuce;
+
+import io.ordo.domain.ConsumerId;
+import io.ordo.domain.Lease;
+import io.ordo.domain.NewTask;
+import io.ordo.domain.Partition;
+import io.ordo.domain.QueueName;
+import io.ordo.domain.TaskId;
+import io.ordo.ports.TaskStore;
+import io.ordo.redis.RedisOptions;
+import io.ordo.redis.RedisTaskStoreFactory;
+import io.ordo.redis.testing.RedisServer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Instructions the server spends per drained task, counted by valgrind's callgrind: unlike {@code INFO cpu}
+ * on a shared machine, the count repeats to about 1%, so a change to the functions can be judged by it
+ * (docs/benchmarks.md, "Inside the C1 drain, counted"). The server runs under callgrind; the counters are
+ * zeroed once the queue is filled and dumped once it is drained, so only the drain is counted: acks riding
+ * on consumes of {@code ordo.measure.batch} tasks (18, as the harness's C1 calls average) over
+ * {@code ordo.measure.partitions} partitions. A measurement, not a test: it runs only with
+ * {@code -Dordo.measure.callgrind=true} and needs valgrind.
+ * {@code mvn -q -B test -pl adapter-lettuce -am -Dtest=InstructionCountMeasurement -Dordo.measure.callgrind=true
+ * -Dsurefire.failIfNoSpecifiedTests=false}
+ */
+@EnabledIfSystemProperty(named = "ordo.measure.callgrind", matches = "true")
+class InstructionCountMeasurement {
+    private static final int TASKS = Integer.getInteger("ordo.measure.tasks", 20_000);
+    private static final int PARTITIONS = Integer.getInteger("ordo.measure.partitions", 1000);
+    private static final int BATCH = Integer.getInteger("ordo.measure.batch", 18);
+    private static final boolean ORDERED = Boolean.getBoolean("ordo.measure.ordered");
+    private static final byte[] PAYLOAD = ("{\"i\":123456,\"p\":123,\"n\":12345,\"t\":1733000000000000000,"
+            + "\"pad\":\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"}").getBytes(StandardCharsets.UTF_8);
+    private static final ConsumerId WORKER = ConsumerId.of("bench-worker-1");
+
+    @Test
+    void instructions_per_drained_task() throws Exception {
+        Path out = Files.createTempDirectory("ordo-callgrind");
+        Path launcher = out.resolve("redis-server-under-callgrind");
+        Files.writeString(launcher, "#!/bin/sh\nexec valgrind --tool=callgrind --callgrind-out-file=" + out
+                + "/callgrind.out.%p redis-server \"$@\"\n");
+        Files.setPosixFilePermissions(launcher, PosixFilePermissions.fromString("rwxr-xr-x"));
+        System.setProperty("ordo.redis.server", launcher.toString());
+        try (RedisServer server = RedisServer.start();
+             RedisTaskStoreFactory factory = LettuceTaskStores.factory(RedisOptions.create(server.uri()))) {
+            TaskStore store = factory.forQueue(QueueName.of("measure"));
+            fill(store);
+            control(server, "-z");
+            List<TaskId> acks = List.of();
+            int taken = 0;
+            while (taken < TASKS) {
+                List<Lease> leases = store.ackAndConsume(WORKER, acks, BATCH, Duration.ZERO).taken();
+                taken += leases.size();
+                acks = leases.stream().map(Lease::id).toList();
+            }
+            store.ack(WORKER, acks);
+            control(server, "-d");
+            System.out.printf("%,d tasks over %,d %s partitions, %d per call: %,d instructions per drained task%n",
+                    TASKS, PARTITIONS, ORDERED ? "ordered" : "regular", BATCH, instructions(out, server.pid()) / TASKS);
+        } finally {
+            System.clearProperty("ordo.redis.server");
+        }
+    }
+
+    private static void fill(TaskStore store) {
+        List<NewTask> pending = new ArrayList<>(100);
+        for (int i = 0; i < TASKS; i++) {
+            String code = "p-" + (i % PARTITIONS);
+            pending.add(NewTask.builder(ORDERED ? Partition.ordered(code) : Partition.regular(code), PAYLOAD).build());
+            if (pending.size() == 100 || i == TASKS - 1) {
+                store.publish(pending);
+                pending.clear();
+            }
+        }
+    }
+
+    private static void control(RedisServer server, String action) throws IOException, InterruptedException {
+        Process control = new ProcessBuilder("callgrind_control", action, Long.toString(server.pid()))
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        if (control.waitFor() != 0) {
+            throw new IllegalStateException("callgrind_control " + action + " failed: is valgrind installed?");
+        }
+    }
+
+    /** The instruction total of the newest dump (callgrind writes one file per dump: {@code .<pid>.<n>}). */
+    private static long instructions(Path out, long pid) throws IOException {
+        Path newest;
+        try (Stream<Path> dumps = Files.list(out)) {
+            newest = dumps.filter(file -> file.getFileName().toString().startsWith("callgrind.out." + pid + "."))
+                    .max(java.util.Comparator.comparing(file -> file.getFileName().toString()))
+                    .orElseThrow(() -> new IllegalStateException("no callgrind dump in " + out));
+        }
+        try (Stream<String> lines = Files.lines(newest)) {
+            return lines.filter(line -> line.startsWith("summary:") || line.startsWith("totals:"))
+                    .map(line -> Long.parseLong(line.substring(line.indexOf(':') + 1).trim().split("\\s+")[0]))
+                    .findFirst().orElseThrow(() -> new IllegalStateException("no totals in " + newest));
+        }
+    }
+}
