@@ -161,7 +161,6 @@ function O.int(n) return string.format('%d', n) end
 -- `counters`, every counter packed in one value (one field to find and one to write, not one per
 -- counter). Counters are written back once by finish().
 
-O.SETTINGS = { 'maxAttempts', 'processingTimeoutMs', 'dedupWindowMs', 'heartbeatTtlMs', 'maxPayloadBytes' }
 -- The packed counters, in this order, each a big-endian double (exact for integers below 2^53).
 -- nextTimer: the earliest time something may fall due, -1 for none (see note_timer).
 -- lowestListed / latestListed: the lowest priority and the latest dueAt any list member ever had. A new

@@ -21,7 +21,7 @@ function O.take(consumer, max, reply)
 
     local taken = 0
     local ids, leases = {}, {}
-    local regular_lease = now_text -- (O.regular_lease)
+    local regular_lease = O.regular_lease()
     local ready_unknown = {} -- the tasks whose readyAt their record tells
     -- readyAt counts: a regular member's dueAt is its readyAt; runs of one value are summed here
     local ready_t, ready_n = nil, 0
@@ -60,7 +60,7 @@ function O.take(consumer, max, reply)
             if readded and readded < tonumber(candidates[i + 1]) then break end -- (never while uniform)
             local code = candidates[i]
             turn = turn + 1
-            if string.byte(code, 1) == ORDERED then
+            if string.byte(code, 1) == ORDERED then -- O.is_ordered, without a Lua call per task
                 local members = {}
                 local lease_head = O.ordered_lease(code, '') -- each task's lease: this, then its member
                 local function took(mb, ready)

@@ -70,13 +70,16 @@ function O.part_insert(code, m)
     return false
 end
 
--- Notes a list member's priority and dueAt (see lowestListed).
-function O.listed(m)
-    local score = struct.unpack('>I7', m)
-    local priority, due = 1000 - math.floor(score / O.PRIORITY_SPAN), score % O.PRIORITY_SPAN
+-- Notes a list member's priority and dueAt (see lowestListed, highestListed).
+function O.note_listed(priority, due)
     if priority < O.counter('lowestListed') then O.set_counter('lowestListed', priority) end
     if priority > O.counter('highestListed') then O.set_counter('highestListed', priority) end
     if due > O.counter('latestListed') then O.set_counter('latestListed', due) end
+end
+
+function O.listed(m)
+    local score = struct.unpack('>I7', m)
+    O.note_listed(1000 - math.floor(score / O.PRIORITY_SPAN), score % O.PRIORITY_SPAN)
 end
 
 -- The record of a member if it still names a waiting task (a cancelled task leaves its list member

@@ -56,9 +56,7 @@ local function publish_ready(id, seq, priority, blob, code)
     local key = run_key(code)
     if priority <= counter('lowestListed') and NOW >= counter('latestListed') then
         -- sorts after every list member there is: appended, and the list's length tells whether it was empty
-        if priority < counter('lowestListed') then O.set_counter('lowestListed', priority) end
-        if priority > counter('highestListed') then O.set_counter('highestListed', priority) end
-        if NOW > counter('latestListed') then O.set_counter('latestListed', NOW) end
+        O.note_listed(priority, NOW)
         if call('RPUSH', key, m) > 1 then
             O.tails[code], O.fronts[code] = m, nil
             return -- behind a live member: its head stays as it is
