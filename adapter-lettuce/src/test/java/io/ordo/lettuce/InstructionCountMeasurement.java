@@ -1,11 +1,6 @@
 package io.ordo.lettuce;
 
-import io.ordo.domain.ConsumerId;
-import io.ordo.domain.Lease;
-import io.ordo.domain.NewTask;
-import io.ordo.domain.Partition;
 import io.ordo.domain.QueueName;
-import io.ordo.domain.TaskId;
 import io.ordo.ports.TaskStore;
 import io.ordo.redis.RedisOptions;
 import io.ordo.redis.RedisTaskStoreFactory;
@@ -14,13 +9,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.stream.Stream;
 
 /**
@@ -37,12 +28,7 @@ import java.util.stream.Stream;
 @EnabledIfSystemProperty(named = "ordo.measure.callgrind", matches = "true")
 class InstructionCountMeasurement {
     private static final int TASKS = Integer.getInteger("ordo.measure.tasks", 20_000);
-    private static final int PARTITIONS = Integer.getInteger("ordo.measure.partitions", 1000);
     private static final int BATCH = Integer.getInteger("ordo.measure.batch", 18);
-    private static final boolean ORDERED = Boolean.getBoolean("ordo.measure.ordered");
-    private static final byte[] PAYLOAD = ("{\"i\":123456,\"p\":123,\"n\":12345,\"t\":1733000000000000000,"
-            + "\"pad\":\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"}").getBytes(StandardCharsets.UTF_8);
-    private static final ConsumerId WORKER = ConsumerId.of("bench-worker-1");
 
     @Test
     void instructions_per_drained_task() throws Exception {
@@ -55,35 +41,17 @@ class InstructionCountMeasurement {
         try (RedisServer server = RedisServer.start();
              RedisTaskStoreFactory factory = LettuceTaskStores.factory(RedisOptions.create(server.uri()))) {
             TaskStore store = factory.forQueue(QueueName.of("measure"));
-            fill(store);
+            MeasuredQueue.fill(store, TASKS, 100);
             control(server, "-z");
-            List<TaskId> acks = List.of();
-            int taken = 0;
-            while (taken < TASKS) {
-                List<Lease> leases = store.ackAndConsume(WORKER, acks, BATCH, Duration.ZERO).taken();
-                taken += leases.size();
-                acks = leases.stream().map(Lease::id).toList();
-            }
-            store.ack(WORKER, acks);
+            MeasuredQueue.drainAckingOnConsume(store, TASKS, BATCH);
             control(server, "-d");
             System.out.printf("%,d tasks over %,d %s partitions, %d per call: %,d instructions per drained task%n",
-                    TASKS, PARTITIONS, ORDERED ? "ordered" : "regular", BATCH, instructions(out, server.pid()) / TASKS);
+                    TASKS, MeasuredQueue.PARTITIONS, MeasuredQueue.kind(), BATCH, instructions(out, server.pid()) / TASKS);
         } finally {
             System.clearProperty("ordo.redis.server");
         }
     }
 
-    private static void fill(TaskStore store) {
-        List<NewTask> pending = new ArrayList<>(100);
-        for (int i = 0; i < TASKS; i++) {
-            String code = "p-" + (i % PARTITIONS);
-            pending.add(NewTask.builder(ORDERED ? Partition.ordered(code) : Partition.regular(code), PAYLOAD).build());
-            if (pending.size() == 100 || i == TASKS - 1) {
-                store.publish(pending);
-                pending.clear();
-            }
-        }
-    }
 
     private static void control(RedisServer server, String action) throws IOException, InterruptedException {
         Process control = new ProcessBuilder("callgrind_control", action, Long.toString(server.pid()))

@@ -1,11 +1,7 @@
 package io.ordo.lettuce;
 
-import io.ordo.domain.ConsumerId;
 import io.ordo.domain.Lease;
-import io.ordo.domain.NewTask;
-import io.ordo.domain.Partition;
 import io.ordo.domain.QueueName;
-import io.ordo.domain.TaskId;
 import io.ordo.ports.TaskStore;
 import io.ordo.redis.RedisOptions;
 import io.ordo.redis.RedisTaskStoreFactory;
@@ -13,7 +9,6 @@ import io.ordo.redis.testing.RedisServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,28 +23,23 @@ import java.util.List;
 @EnabledIfSystemProperty(named = "ordo.measure", matches = "true")
 class ServerCostMeasurement {
     private static final int TASKS = Integer.getInteger("ordo.measure.tasks", 40_000);
-    private static final int PARTITIONS = Integer.getInteger("ordo.measure.partitions", 1000);
-    private static final boolean ORDERED = Boolean.getBoolean("ordo.measure.ordered");
-    private static final byte[] PAYLOAD = ("{\"i\":123456,\"p\":123,\"n\":12345,\"t\":1733000000000000000,"
-            + "\"pad\":\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"}").getBytes(StandardCharsets.UTF_8);
-    private static final ConsumerId WORKER = ConsumerId.of("bench-worker-1");
 
     @Test
     void server_cpu_per_task_by_operation_and_batch() {
         System.out.printf("%,d tasks, %,d %s partitions, %d-byte payload, UUID ids; server CPU µs per task%n",
-                TASKS, PARTITIONS, ORDERED ? "ordered" : "regular", PAYLOAD.length);
+                TASKS, MeasuredQueue.PARTITIONS, MeasuredQueue.kind(), MeasuredQueue.PAYLOAD.length);
         System.out.println("batch | publish | consume | ack | ack+consume");
         for (int batch : new int[] {1, 10, 32, 100}) {
             try (RedisServer server = RedisServer.start();
                  RedisTaskStoreFactory factory = LettuceTaskStores.factory(RedisOptions.create(server.uri()))) {
                 TaskStore store = factory.forQueue(QueueName.of("measure"));
                 int tasks = batch == 1 ? TASKS / 4 : TASKS;
-                double publish = cpu(server, () -> fill(store, tasks, batch));
+                double publish = cpu(server, () -> MeasuredQueue.fill(store, tasks, batch));
                 List<Lease> held = new ArrayList<>();
                 server.command("CONFIG", "RESETSTAT");
                 double consume = cpu(server, () -> {
                     while (held.size() < tasks) {
-                        List<Lease> taken = store.consume(WORKER, batch, Duration.ZERO);
+                        List<Lease> taken = store.consume(MeasuredQueue.WORKER, batch, Duration.ZERO);
                         if (taken.isEmpty()) {
                             break; // ordered: every partition is locked to this consumer until it acks
                         }
@@ -61,40 +51,17 @@ class ServerCostMeasurement {
                 }
                 double ack = cpu(server, () -> {
                     for (int i = 0; i < held.size(); i += batch) {
-                        store.ack(WORKER, held.subList(i, Math.min(i + batch, held.size())).stream().map(Lease::id).toList());
+                        store.ack(MeasuredQueue.WORKER, held.subList(i, Math.min(i + batch, held.size())).stream().map(Lease::id).toList());
                     }
                 });
-                fill(store, tasks, 100);
-                double both = cpu(server, () -> {
-                    List<TaskId> acks = List.of();
-                    int taken = 0;
-                    while (taken < tasks) {
-                        List<Lease> leases = store.ackAndConsume(WORKER, acks, batch, Duration.ZERO).taken();
-                        taken += leases.size();
-                        acks = leases.stream().map(Lease::id).toList();
-                    }
-                    store.ack(WORKER, acks);
-                });
+                MeasuredQueue.fill(store, tasks, 100);
+                double both = cpu(server, () -> MeasuredQueue.drainAckingOnConsume(store, tasks, batch));
                 System.out.printf("%5d | %7.1f | %7.1f | %5.1f | %7.1f%n", batch, publish / tasks, consume / held.size(),
                         ack / held.size(), both / tasks);
             }
         }
     }
 
-    private static void fill(TaskStore store, int tasks, int batch) {
-        List<NewTask> pending = new ArrayList<>(batch);
-        for (int i = 0; i < tasks; i++) {
-            String code = "p-" + (i % PARTITIONS);
-            pending.add(NewTask.builder(ORDERED ? Partition.ordered(code) : Partition.regular(code), PAYLOAD).build());
-            if (pending.size() == batch) {
-                store.publish(pending);
-                pending.clear();
-            }
-        }
-        if (!pending.isEmpty()) {
-            store.publish(pending);
-        }
-    }
 
     /** Microseconds of server CPU the phase cost. */
     private static double cpu(RedisServer server, Runnable phase) {

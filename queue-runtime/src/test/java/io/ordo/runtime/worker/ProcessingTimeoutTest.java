@@ -33,6 +33,15 @@ class ProcessingTimeoutTest {
     }
 
     /** A hung handler: deaf to interrupts until the test releases it; counts its return. */
+    /** Lets the hung first run return: its late outcome must be dropped, hung's settlements stay as they were. */
+    private void releaseTheHungRunAndExpectItsOutcomeDropped(AtomicInteger firstRunReturned) {
+        release.countDown();
+        Eventually.until("the first run returns", () -> firstRunReturned.get() == 1);
+        Eventually.holdStill(Duration.ofMillis(50));
+        assertThat(harness.events.settlementsOf("hung")).as("the first run's late outcome was dropped")
+                .containsExactly(Settlement.TIMED_OUT, Settlement.PROCESSED);
+    }
+
     private void hangUntilReleased(AtomicInteger returned) {
         while (release.getCount() > 0) {
             try {
@@ -69,11 +78,7 @@ class ProcessingTimeoutTest {
         Eventually.until("hung's second run is processed", () -> harness.events.count(Settlement.PROCESSED) == 2);
         assertThat(harness.events.settlementsOf("hung")).containsExactly(Settlement.TIMED_OUT, Settlement.PROCESSED);
 
-        release.countDown();
-        Eventually.until("the first run returns", () -> firstRunReturned.get() == 1);
-        Eventually.holdStill(Duration.ofMillis(50));
-        assertThat(harness.events.settlementsOf("hung")).as("the late outcome was dropped")
-                .containsExactly(Settlement.TIMED_OUT, Settlement.PROCESSED);
+        releaseTheHungRunAndExpectItsOutcomeDropped(firstRunReturned);
         assertThat(harness.store.stats().ackedTotal()).isEqualTo(2);
     }
 
@@ -100,11 +105,7 @@ class ProcessingTimeoutTest {
                 () -> harness.events.count(Settlement.PROCESSED) == 1);
         assertThat(harness.events.settlementsOf("hung")).containsExactly(Settlement.TIMED_OUT, Settlement.PROCESSED);
 
-        release.countDown();
-        Eventually.until("the first run returns", () -> firstRunReturned.get() == 1);
-        Eventually.holdStill(Duration.ofMillis(50));
-        assertThat(harness.events.settlementsOf("hung")).as("the first run's late outcome was dropped")
-                .containsExactly(Settlement.TIMED_OUT, Settlement.PROCESSED);
+        releaseTheHungRunAndExpectItsOutcomeDropped(firstRunReturned);
         assertThat(harness.store.stats().ackedTotal()).isEqualTo(1);
     }
 
