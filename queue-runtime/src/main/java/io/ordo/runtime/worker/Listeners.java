@@ -23,38 +23,19 @@ final class Listeners implements WorkerListener {
         each(listener -> listener.started(worker));
     }
 
-    // the per-task events loop without a lambda: nothing allocated per task for them
     @Override
     public void taskStarted(Lease lease) {
-        for (WorkerListener listener : listeners) {
-            try {
-                listener.taskStarted(lease);
-            } catch (RuntimeException e) {
-                failed(listener, e);
-            }
-        }
+        each(listener -> listener.taskStarted(lease));
     }
 
     @Override
     public void handlerFinished(Lease lease, Outcome outcome, Throwable error, Duration took) {
-        for (WorkerListener listener : listeners) {
-            try {
-                listener.handlerFinished(lease, outcome, error, took);
-            } catch (RuntimeException e) {
-                failed(listener, e);
-            }
-        }
+        each(listener -> listener.handlerFinished(lease, outcome, error, took));
     }
 
     @Override
     public void taskSettled(Lease lease, Settlement settlement) {
-        for (WorkerListener listener : listeners) {
-            try {
-                listener.taskSettled(lease, settlement);
-            } catch (RuntimeException e) {
-                failed(listener, e);
-            }
-        }
+        each(listener -> listener.taskSettled(lease, settlement));
     }
 
     @Override
@@ -92,12 +73,8 @@ final class Listeners implements WorkerListener {
             try {
                 call.accept(listener);
             } catch (RuntimeException e) {
-                failed(listener, e);
+                LOG.error("worker listener {} failed", listener, e);
             }
         }
-    }
-
-    private static void failed(WorkerListener listener, RuntimeException e) {
-        LOG.error("worker listener {} failed", listener, e);
     }
 }
