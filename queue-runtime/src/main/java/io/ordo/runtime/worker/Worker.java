@@ -7,6 +7,7 @@ import io.ordo.domain.QueueName;
 import io.ordo.domain.QueueSettings;
 import io.ordo.domain.RetryPolicy;
 import io.ordo.domain.TaskId;
+import io.ordo.domain.Text;
 import io.ordo.domain.Validate;
 import io.ordo.ports.AckOutcome;
 import io.ordo.ports.Clock;
@@ -433,7 +434,8 @@ public final class Worker<T> {
             }
         } catch (UndecodablePayload e) {
             error = e.getCause();
-            outcome = Outcome.fail("cannot decode the payload: " + BackendStatus.oneLine(e.getCause()));
+            outcome = Outcome.fail("cannot decode the payload: "
+                    + Text.withUnpairedSurrogatesReplaced(BackendStatus.oneLine(e.getCause())));
         } catch (Throwable e) {
             // Any failure of the handler, Errors included, is a failed attempt: the task comes back later.
             error = e;
@@ -861,8 +863,7 @@ public final class Worker<T> {
     }
 
     private static String suffixed(String base, String suffix) {
-        int room = ConsumerId.MAX_LENGTH - suffix.length();
-        return (base.length() > room ? base.substring(0, room) : base) + suffix;
+        return Text.prefix(base, ConsumerId.MAX_LENGTH - suffix.length()) + suffix;
     }
 
     /** One heartbeat with the shortest TTL per name: the consumer stops counting as live at once. */
@@ -884,11 +885,14 @@ public final class Worker<T> {
         }
     }
 
-    /** The error class and message: what a dead letter carries. */
+    /**
+     * The error class and message: what a dead letter carries. A message may hold any string, so an
+     * unpaired surrogate in it becomes U+FFFD (a reason given by a caller with one is refused instead).
+     */
     static String describe(Throwable error) {
         String message = error.getMessage();
-        return message == null || message.isBlank() ? error.getClass().getName()
-                : error.getClass().getName() + ": " + message.strip().replaceAll("\\s*\\R\\s*", " ");
+        return Text.withUnpairedSurrogatesReplaced(message == null || message.isBlank() ? error.getClass().getName()
+                : error.getClass().getName() + ": " + message.strip().replaceAll("\\s*\\R\\s*", " "));
     }
 
     private void joinFetcher(long deadline) {
