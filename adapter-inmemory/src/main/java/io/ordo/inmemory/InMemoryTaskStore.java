@@ -28,6 +28,7 @@ import io.ordo.ports.PublishReceipt;
 import io.ordo.ports.QueueInspection;
 import io.ordo.ports.QueueStats;
 import io.ordo.ports.Reasons;
+import io.ordo.ports.StoreClosedException;
 import io.ordo.ports.ReclaimReport;
 import io.ordo.ports.RedriveOutcome;
 import io.ordo.ports.RejectOutcome;
@@ -93,6 +94,9 @@ final class InMemoryTaskStore implements TaskStore {
     private long ackedTotal;
     private long deadLetteredTotal;
 
+    /** Set when the factory is closed; read under the monitor, like everything else. */
+    private boolean closed;
+
     InMemoryTaskStore(QueueName queue, Clock clock) {
         this.queue = queue;
         this.clock = clock;
@@ -103,10 +107,23 @@ final class InMemoryTaskStore implements TaskStore {
         return queue;
     }
 
+    /** Closing the factory: every later call throws, and a consume waiting now returns with that. */
+    synchronized void close() {
+        closed = true;
+        notifyAll();
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new StoreClosedException("the store of queue " + queue + " was closed with its factory");
+        }
+    }
+
     // ---------------------------------------------------------------- publish
 
     @Override
     public synchronized List<PublishReceipt> publish(List<NewTask> tasks) {
+        ensureOpen();
         List<NewTask> batch = PublishRules.validate(tasks, settings);
         long now = clock.millis();
         List<PublishReceipt> receipts = new ArrayList<>(batch.size());
@@ -136,11 +153,13 @@ final class InMemoryTaskStore implements TaskStore {
 
     @Override
     public synchronized List<Lease> consume(ConsumerId consumer, int max, Duration wait) {
+        ensureOpen();
         Validate.notNull("consumer", consumer);
         Validate.range("max", max, 1, MAX_CONSUME);
         Validate.duration("wait", wait, MAX_WAIT);
         long deadline = System.nanoTime() + wait.toNanos();
         while (true) {
+            ensureOpen(); // again after every wait: closing the factory ends a waiting consume
             List<Lease> taken = takeDue(consumer, max);
             long remainingNanos = deadline - System.nanoTime();
             if (!taken.isEmpty() || remainingNanos <= 0) {
@@ -228,6 +247,7 @@ final class InMemoryTaskStore implements TaskStore {
 
     @Override
     public synchronized Map<TaskId, AckOutcome> ack(ConsumerId consumer, Collection<TaskId> ids) {
+        ensureOpen();
         Validate.notNull("consumer", consumer);
         List<TaskId> checked = PublishRules.ids("ids", ids);
         long now = clock.millis();
@@ -253,12 +273,14 @@ final class InMemoryTaskStore implements TaskStore {
     @Override
     public synchronized AckedAndTaken ackAndConsume(ConsumerId consumer, Collection<TaskId> acks, int max,
                                                     Duration wait) {
+        ensureOpen();
         return TaskStore.super.ackAndConsume(consumer, acks, max, wait);
     }
 
     @Override
     public synchronized Map<TaskId, RejectOutcome> reject(ConsumerId consumer, Collection<TaskId> ids,
                                                           Rejection rejection) {
+        ensureOpen();
         Validate.notNull("consumer", consumer);
         Validate.notNull("rejection", rejection);
         List<TaskId> checked = PublishRules.ids("ids", ids);
@@ -291,6 +313,7 @@ final class InMemoryTaskStore implements TaskStore {
 
     @Override
     public synchronized Map<TaskId, FailOutcome> fail(ConsumerId consumer, Collection<TaskId> ids, String reason) {
+        ensureOpen();
         Validate.notNull("consumer", consumer);
         List<TaskId> checked = PublishRules.ids("ids", ids);
         String why = Reasons.truncate(reason);
@@ -312,6 +335,7 @@ final class InMemoryTaskStore implements TaskStore {
 
     @Override
     public synchronized Map<TaskId, ReleaseOutcome> release(ConsumerId consumer, Collection<TaskId> ids) {
+        ensureOpen();
         Validate.notNull("consumer", consumer);
         List<TaskId> checked = PublishRules.ids("ids", ids);
         Map<TaskId, ReleaseOutcome> outcomes = giveBack(consumer, checked, (lease, named) -> {
@@ -388,6 +412,7 @@ final class InMemoryTaskStore implements TaskStore {
 
     @Override
     public synchronized void blockPartition(Partition partition, Duration duration) {
+        ensureOpen();
         Validate.notNull("partition", partition);
         Validate.duration("duration", duration, Rejection.MAX_DURATION);
         blockedUntil.put(partition, clock.millis() + duration.toMillis());
@@ -395,6 +420,7 @@ final class InMemoryTaskStore implements TaskStore {
 
     @Override
     public synchronized void unblockPartition(Partition partition) {
+        ensureOpen();
         Validate.notNull("partition", partition);
         blockedUntil.remove(partition);
         notifyAll();
@@ -411,6 +437,7 @@ final class InMemoryTaskStore implements TaskStore {
 
     @Override
     public synchronized void heartbeat(ConsumerId consumer, Duration ttl) {
+        ensureOpen();
         Validate.notNull("consumer", consumer);
         Validate.duration("ttl", ttl, QueueSettings.MAX_DURATION);
         if (ttl.toMillis() < 1) {
@@ -423,6 +450,7 @@ final class InMemoryTaskStore implements TaskStore {
 
     @Override
     public synchronized ReclaimReport reclaim() {
+        ensureOpen();
         long now = clock.millis();
         List<ConsumerId> deadConsumers = consumers.entrySet().stream()
                 .filter(entry -> entry.getValue() <= now)
@@ -502,6 +530,7 @@ final class InMemoryTaskStore implements TaskStore {
 
     @Override
     public synchronized Map<TaskId, CancelOutcome> cancel(Collection<TaskId> ids) {
+        ensureOpen();
         List<TaskId> checked = PublishRules.ids("ids", ids);
         Map<TaskId, CancelOutcome> outcomes = new LinkedHashMap<>();
         for (TaskId id : checked) {
@@ -525,6 +554,7 @@ final class InMemoryTaskStore implements TaskStore {
 
     @Override
     public synchronized Optional<TaskSnapshot> get(TaskId id) {
+        ensureOpen();
         Validate.notNull("id", id);
         long now = clock.millis();
         Task task = waiting.get(id);
@@ -547,6 +577,7 @@ final class InMemoryTaskStore implements TaskStore {
 
     @Override
     public synchronized DeadLetterPage deadLetters(int offset, int limit) {
+        ensureOpen();
         Validate.range("offset", offset, 0, Integer.MAX_VALUE);
         Validate.range("limit", limit, 1, MAX_CONSUME);
         List<DeadLetter> page = dead.values().stream().skip(offset).limit(limit).toList();
@@ -555,6 +586,7 @@ final class InMemoryTaskStore implements TaskStore {
 
     @Override
     public synchronized Map<TaskId, RedriveOutcome> redrive(Collection<TaskId> ids) {
+        ensureOpen();
         List<TaskId> checked = PublishRules.ids("ids", ids);
         long now = clock.millis();
         Map<TaskId, RedriveOutcome> outcomes = new LinkedHashMap<>();
@@ -573,17 +605,20 @@ final class InMemoryTaskStore implements TaskStore {
 
     @Override
     public synchronized long redriveAll() {
+        ensureOpen();
         return redrive(List.copyOf(dead.keySet())).size();
     }
 
     @Override
     public synchronized long purgeDeadLetters(Collection<TaskId> ids) {
+        ensureOpen();
         List<TaskId> checked = PublishRules.ids("ids", ids);
         return checked.stream().distinct().filter(id -> dead.remove(id) != null).count();
     }
 
     @Override
     public synchronized long purgeAllDeadLetters() {
+        ensureOpen();
         long count = dead.size();
         dead.clear();
         return count;
@@ -593,6 +628,7 @@ final class InMemoryTaskStore implements TaskStore {
 
     @Override
     public synchronized QueueStats stats() {
+        ensureOpen();
         long now = clock.millis();
         long ready = waiting.values().stream().filter(task -> task.isReadyAt(now)).count();
         long oldestReadyAt = waiting.values().stream().filter(task -> task.isReadyAt(now))
@@ -607,6 +643,7 @@ final class InMemoryTaskStore implements TaskStore {
 
     @Override
     public synchronized QueueInspection inspect(int limit) {
+        ensureOpen();
         Validate.range("limit", limit, 1, QueueInspection.MAX_LIMIT);
         long now = clock.millis();
         List<PartitionBacklog> backlog = partitions.values().stream()
@@ -649,22 +686,26 @@ final class InMemoryTaskStore implements TaskStore {
 
     @Override
     public synchronized void pause() {
+        ensureOpen();
         paused = true;
     }
 
     @Override
     public synchronized void resume() {
+        ensureOpen();
         paused = false;
         notifyAll();
     }
 
     @Override
     public synchronized QueueSettings settings() {
+        ensureOpen();
         return settings;
     }
 
     @Override
     public synchronized void configure(QueueSettings newSettings) {
+        ensureOpen();
         settings = Validate.notNull("settings", newSettings);
         configured = true;
     }

@@ -33,13 +33,7 @@ public record NewTask(TaskId id, Partition partition, Priority priority, byte[] 
         Map<String, String> copy = new LinkedHashMap<>();
         headers.forEach((name, value) -> {
             Validate.text("headers.name", name, MAX_HEADER_NAME_LENGTH);
-            if (value == null) {
-                throw new InvalidInputException("headers[" + name + "]", "must not be null");
-            }
-            if (value.codePointCount(0, value.length()) > MAX_HEADER_VALUE_LENGTH) {
-                throw new InvalidInputException("headers[" + name + "]",
-                        "must be at most " + MAX_HEADER_VALUE_LENGTH + " characters");
-            }
+            Validate.freeText("headers[" + name + "]", value, MAX_HEADER_VALUE_LENGTH);
             copy.put(name, value);
         });
         headers = Collections.unmodifiableMap(copy);

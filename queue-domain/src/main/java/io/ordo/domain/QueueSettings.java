@@ -21,6 +21,10 @@ public record QueueSettings(int maxAttempts, Duration processingTimeout, Duratio
     public static final int MAX_ATTEMPTS_LIMIT = 1000;
     public static final int PAYLOAD_LIMIT = 64 * 1024 * 1024;
     public static final Duration MAX_DURATION = Duration.ofDays(365);
+    /** A worker renews at a third of the TTL: below a second one slow round trip declares a live consumer dead. */
+    public static final Duration MIN_HEARTBEAT_TTL = Duration.ofSeconds(1);
+    /** The shortest processing timeout when one is set: shorter ones time out handlers before they can run. */
+    public static final Duration MIN_PROCESSING_TIMEOUT = Duration.ofSeconds(1);
 
     public static final QueueSettings DEFAULTS = new QueueSettings(DEFAULT_MAX_ATTEMPTS, DEFAULT_PROCESSING_TIMEOUT,
             DEFAULT_DEDUP_WINDOW, DEFAULT_HEARTBEAT_TTL, DEFAULT_MAX_PAYLOAD_BYTES);
@@ -30,8 +34,15 @@ public record QueueSettings(int maxAttempts, Duration processingTimeout, Duratio
         Validate.duration("processingTimeout", processingTimeout, MAX_DURATION);
         Validate.duration("dedupWindow", dedupWindow, MAX_DURATION);
         Validate.duration("heartbeatTtl", heartbeatTtl, MAX_DURATION);
-        if (heartbeatTtl.toMillis() < 1) {
-            throw new InvalidInputException("heartbeatTtl", "must be at least 1 ms, was " + heartbeatTtl);
+        // below these every consumer would pass for dead between two heartbeats, or every task would
+        // time out before a handler could finish it: each task would die after its attempts ran out
+        if (heartbeatTtl.compareTo(MIN_HEARTBEAT_TTL) < 0) {
+            throw new InvalidInputException("heartbeatTtl", "must be at least " + MIN_HEARTBEAT_TTL.toMillis()
+                    + " ms, was " + heartbeatTtl.toMillis() + " ms");
+        }
+        if (!processingTimeout.isZero() && processingTimeout.compareTo(MIN_PROCESSING_TIMEOUT) < 0) {
+            throw new InvalidInputException("processingTimeout", "must be 0 (off) or at least "
+                    + MIN_PROCESSING_TIMEOUT.toMillis() + " ms, was " + processingTimeout.toMillis() + " ms");
         }
         Validate.range("maxPayloadBytes", maxPayloadBytes, 1, PAYLOAD_LIMIT);
     }

@@ -4,7 +4,12 @@ import io.ordo.domain.QueueName;
 
 import java.util.List;
 
-/** Opens stores for queues on one backend; closing it closes the backend's connections. */
+/**
+ * Opens stores for queues on one backend; closing it closes the backend's connections. Once it is
+ * closed, every call of a store it made, and of the factory, throws {@link StoreClosedException}; a
+ * consume waiting at that moment ends with that exception (at once on the in-memory and Lettuce
+ * stores; on Jedis when its wait is over, as a blocking read on a pooled connection cannot be cut short).
+ */
 public interface TaskStoreFactory extends AutoCloseable {
     /** The store of one queue (cheap; may be called for every queue). */
     TaskStore forQueue(QueueName queue);

@@ -4,12 +4,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Builds a script's ARGV: text as UTF-8, numbers as decimal. */
+/** Builds a script's ARGV: text as UTF-8 ({@link Utf8}), numbers as decimal. */
 final class Args {
     private final List<byte[]> values = new ArrayList<>();
 
     Args add(String text) {
-        values.add(text.getBytes(StandardCharsets.UTF_8));
+        values.add(Utf8.encode(text));
         return this;
     }
 

@@ -3,7 +3,6 @@ package io.ordo.redis;
 import io.ordo.domain.InvalidInputException;
 import io.ordo.domain.QueueName;
 
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -137,6 +136,6 @@ public final class KeySchema {
     }
 
     private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
+        return Utf8.encode(text);
     }
 }

@@ -276,7 +276,7 @@ public final class RedisTaskStore implements TaskStore {
             return Optional.empty();
         }
         long now = Replies.number(reply, 0);
-        byte[] idBytes = id.value().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] idBytes = Utf8.encode(id.value());
         TaskRecords.Stored stored = reply.size() > 2
                 ? TaskRecords.held(idBytes, Replies.bytes(reply, 1), ConsumerId.of(Replies.text(reply, 2)),
                 Replies.number(reply, 3))

@@ -27,6 +27,7 @@ public final class RedisTaskStoreFactory implements TaskStoreFactory {
     /** The queue's store on the server's clock ({@code TIME} inside every script). */
     @Override
     public TaskStore forQueue(QueueName queue) {
+        executor.ensureOpen();
         return new RedisTaskStore(queue, executor, null);
     }
 
@@ -35,6 +36,7 @@ public final class RedisTaskStoreFactory implements TaskStoreFactory {
      * now from it instead of the server's {@code TIME}. Production code never needs this.
      */
     public TaskStore forQueue(QueueName queue, Clock clock) {
+        executor.ensureOpen();
         return new RedisTaskStore(queue, executor, Validate.notNull("clock", clock));
     }
 
@@ -44,11 +46,13 @@ public final class RedisTaskStoreFactory implements TaskStoreFactory {
      * (docs/scaling.md); on its own a shard is an ordinary queue.
      */
     public TaskStore forShard(QueueName queue, int index) {
+        executor.ensureOpen();
         return new RedisTaskStore(KeySchema.forShard(queue, index), executor, null);
     }
 
     /** {@link #forShard(QueueName, int)} on a clock of the caller's, like {@link #forQueue(QueueName, Clock)}. */
     public TaskStore forShard(QueueName queue, int index, Clock clock) {
+        executor.ensureOpen();
         return new RedisTaskStore(KeySchema.forShard(queue, index), executor, Validate.notNull("clock", clock));
     }
 
@@ -59,6 +63,7 @@ public final class RedisTaskStoreFactory implements TaskStoreFactory {
      */
     @Override
     public List<QueueName> knownQueues() {
+        executor.ensureOpen();
         return executor.scanKeys(KeySchema.KNOWN_QUEUE_PATTERN.getBytes(StandardCharsets.UTF_8)).stream()
                 .map(key -> KeySchema.queueOfKey(new String(key, StandardCharsets.UTF_8)))
                 .flatMap(Optional::stream)
@@ -67,8 +72,10 @@ public final class RedisTaskStoreFactory implements TaskStoreFactory {
                 .toList();
     }
 
+    /** Closes the transport; every store made by this factory throws {@link io.ordo.ports.StoreClosedException} from now on. */
     @Override
     public void close() {
+        executor.close();
         transport.close();
     }
 }

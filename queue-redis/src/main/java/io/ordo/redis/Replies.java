@@ -37,6 +37,6 @@ final class Replies {
     }
 
     static String text(List<Object> reply, int index) {
-        return new String(bytes(reply, index), StandardCharsets.UTF_8);
+        return Utf8.decode(bytes(reply, index));
     }
 }

@@ -4,6 +4,7 @@ import io.ordo.domain.OrdoException;
 import io.ordo.ports.QueueCapacityException;
 import io.ordo.ports.QueueDataException;
 import io.ordo.ports.QueueUnavailableException;
+import io.ordo.ports.StoreClosedException;
 
 import java.time.Duration;
 import java.util.List;
@@ -27,6 +28,7 @@ public final class ScriptExecutor {
     private final Duration retryBackoff;
     private final int publishWaitReplicas;
     private final Duration publishWaitTimeout;
+    private volatile boolean closed;
 
     public ScriptExecutor(RedisTransport transport, RedisOptions options) {
         this.transport = transport;
@@ -38,6 +40,15 @@ public final class ScriptExecutor {
 
     /** Runs a script on the queue's keys; the reply as a list (a single value becomes a list of one). */
     public List<Object> run(RedisScript script, KeySchema keys, byte[][] args) {
+        ensureOpen();
+        try {
+            return runWithRetries(script, keys, args);
+        } catch (RuntimeException e) {
+            throw closed ? closedUnder(e) : e;
+        }
+    }
+
+    private List<Object> runWithRetries(RedisScript script, KeySchema keys, byte[][] args) {
         for (int attempt = 0; ; attempt++) {
             try {
                 return asList(callOnce(script, keys, args));
@@ -54,6 +65,16 @@ public final class ScriptExecutor {
 
     /** Waits until the queue's signal list receives an element or the timeout passes. */
     public void awaitSignal(KeySchema keys, Duration timeout) {
+        ensureOpen();
+        try {
+            awaitSignalOnce(keys, timeout);
+        } catch (RuntimeException e) {
+            throw closed ? closedUnder(e) : e; // the factory closed the connection this wait was on
+        }
+        ensureOpen();
+    }
+
+    private void awaitSignalOnce(KeySchema keys, Duration timeout) {
         try {
             transport.awaitElement(keys.signalKey(), timeout);
         } catch (RedisUnreachable e) {
@@ -65,6 +86,7 @@ public final class ScriptExecutor {
 
     /** The names of the keys matching {@code pattern} (SCAN; on a cluster every node), for operators' views. */
     List<byte[]> scanKeys(byte[] pattern) {
+        ensureOpen();
         try {
             return transport.scanKeys(pattern);
         } catch (RedisUnreachable e) {
@@ -77,6 +99,23 @@ public final class ScriptExecutor {
 
     public RedisEndpoint endpoint() {
         return transport.endpoint();
+    }
+
+    /** The factory closed: every call from now on, and every call the closing cut short, is refused as closed. */
+    void close() {
+        closed = true;
+    }
+
+    void ensureOpen() {
+        if (closed) {
+            throw new StoreClosedException("the Redis store factory for " + transport.endpoint().address()
+                    + " was closed; its stores cannot be used any more");
+        }
+    }
+
+    private StoreClosedException closedUnder(RuntimeException cause) {
+        return new StoreClosedException("the Redis store factory for " + transport.endpoint().address()
+                + " was closed during the call", cause);
     }
 
     /** FCALL, and when the server does not have the function, the library loaded and FCALL again. */

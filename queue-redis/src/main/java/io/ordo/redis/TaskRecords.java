@@ -54,14 +54,14 @@ final class TaskRecords {
     static byte[] publishBlob(NewTask task) {
         // sized up front and written in place: a ByteArrayOutputStream took ~3 µs per task (a synchronized
         // write per byte), a cost every publish pays per task
-        byte[] code = task.partition().code().getBytes(StandardCharsets.UTF_8);
+        byte[] code = Utf8.encode(task.partition().code());
         Map<String, String> headers = task.headers();
         byte[][] headerBytes = new byte[headers.size() * 2][];
         int size = 12 + 2 + code.length + 1 + task.payloadSize();
         int h = 0;
         for (Map.Entry<String, String> header : headers.entrySet()) {
-            headerBytes[h] = header.getKey().getBytes(StandardCharsets.UTF_8);
-            headerBytes[h + 1] = header.getValue().getBytes(StandardCharsets.UTF_8);
+            headerBytes[h] = Utf8.encode(header.getKey());
+            headerBytes[h + 1] = Utf8.encode(header.getValue());
             size += 4 + headerBytes[h].length + headerBytes[h + 1].length;
             h += 2;
         }
@@ -94,8 +94,8 @@ final class TaskRecords {
 
     private static Stored decode(byte[] id, byte[] record, int attemptsAdded) {
         try {
-            return decode(new String(id, StandardCharsets.UTF_8), ByteBuffer.wrap(record), attemptsAdded);
-        } catch (BufferUnderflowException | IllegalArgumentException e) {
+            return decode(Utf8.decode(id), ByteBuffer.wrap(record), attemptsAdded);
+        } catch (BufferUnderflowException | IllegalArgumentException | QueueDataException e) {
             throw new QueueDataException("task record of '" + new String(id, StandardCharsets.UTF_8)
                     + "' is damaged (" + record.length + " bytes)", e);
         }
@@ -144,6 +144,6 @@ final class TaskRecords {
         int length = (int) readLong(in, 2);
         byte[] bytes = new byte[length];
         in.get(bytes);
-        return new String(bytes, StandardCharsets.UTF_8);
+        return Utf8.decode(bytes);
     }
 }

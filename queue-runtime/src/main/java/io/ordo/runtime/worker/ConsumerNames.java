@@ -1,6 +1,7 @@
 package io.ordo.runtime.worker;
 
 import io.ordo.domain.ConsumerId;
+import io.ordo.domain.Text;
 import io.ordo.domain.Validate;
 
 import java.net.InetAddress;
@@ -44,7 +45,8 @@ public final class ConsumerNames {
         if (host == null || host.isBlank()) {
             host = localHostName.get();
         }
-        String clean = host.strip().replaceAll("\\p{Cntrl}", "");
+        // only what a consumer name may hold: no controls, format characters, separators or lone surrogates
+        String clean = host.strip().replaceAll("[\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}\\p{Cs}]", "");
         if (clean.isEmpty()) {
             clean = FALLBACK_HOST;
         }
@@ -65,8 +67,7 @@ public final class ConsumerNames {
     }
 
     private static ConsumerId suffixed(String base, String suffix) {
-        int room = ConsumerId.MAX_LENGTH - suffix.length();
-        return ConsumerId.of((base.length() > room ? base.substring(0, room) : base) + suffix);
+        return ConsumerId.of(Text.prefix(base, ConsumerId.MAX_LENGTH - suffix.length()) + suffix);
     }
 
     private static String localHostName() {

@@ -6,6 +6,7 @@ import io.ordo.domain.TaskId;
 import io.ordo.ports.AckOutcome;
 import io.ordo.ports.AckedAndTaken;
 import io.ordo.ports.Clock;
+import io.ordo.ports.StoreClosedException;
 import io.ordo.ports.TaskStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,6 +42,9 @@ final class Fetcher {
 
         /** Runs tasks just held (or returns them, when stopping). */
         void run(List<HeldTask> tasks) throws InterruptedException;
+
+        /** The store was closed under the worker: the fetch loop has ended. */
+        void storeClosed(StoreClosedException error);
 
         /** A fetch loop died of an unexpected error. */
         void died(Error error);
@@ -107,6 +111,8 @@ final class Fetcher {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } catch (StoreClosedException e) {
+            deliveries.storeClosed(e); // no retry can succeed: the worker stops
         } catch (Error e) {
             LOG.error("queue {}: a fetch loop died; it fetches no more", queue, e);
             deliveries.died(e);
@@ -133,6 +139,8 @@ final class Fetcher {
                 answers = answer.acks();
                 leases = answer.taken();
             }
+        } catch (StoreClosedException e) {
+            throw e;
         } catch (RuntimeException e) {
             boolean retriesForAll = slots.failed(me, plan);
             name.retire(); // the call may have leased tasks whose answer never arrived

@@ -7,6 +7,7 @@ import io.ordo.domain.QueueName;
 import io.ordo.domain.QueueSettings;
 import io.ordo.domain.RetryPolicy;
 import io.ordo.domain.TaskId;
+import io.ordo.domain.Text;
 import io.ordo.domain.Validate;
 import io.ordo.ports.AckOutcome;
 import io.ordo.ports.Clock;
@@ -17,6 +18,7 @@ import io.ordo.ports.ReclaimReport;
 import io.ordo.ports.RejectOutcome;
 import io.ordo.ports.Rejection;
 import io.ordo.ports.ReleaseOutcome;
+import io.ordo.ports.StoreClosedException;
 import io.ordo.ports.TaskSnapshot;
 import io.ordo.ports.TaskStore;
 import io.ordo.runtime.codec.JacksonPayloadCodec;
@@ -63,10 +65,12 @@ import java.util.random.RandomGenerator;
  * ...
  * worker.stop(); // finishes running tasks within the grace period, returns the rest at once
  * }</pre>
+ * A worker is {@link AutoCloseable}: {@code try (Worker<Order> worker = ...) { worker.start(); ... }}
+ * stops it the same way.
  *
  * @param <T> the payload type
  */
-public final class Worker<T> {
+public final class Worker<T> implements AutoCloseable {
     /** Where a worker is in its life. */
     public enum State {
         /** Built, not started. */
@@ -114,6 +118,11 @@ public final class Worker<T> {
     private final AtomicInteger incarnationCount = new AtomicInteger();
     private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
     private final AtomicBoolean stopStarted = new AtomicBoolean();
+    /** Set once the store turned out closed under the worker: it stops, and says so once. */
+    private final AtomicBoolean storeClosed = new AtomicBoolean();
+    /** Handler failures and a store closed under the worker are logged here (the class's logger but in tests). */
+    private final Logger log;
+    private final HandlerFailureLog handlerFailures;
     private final CountDownLatch stopped = new CountDownLatch(1);
 
     private volatile Incarnation current;
@@ -142,6 +151,8 @@ public final class Worker<T> {
         ownsScheduler = builder.scheduler == null;
         scheduler = ownsScheduler ? Scheduler.system() : builder.scheduler;
         listeners = new Listeners(builder.listeners);
+        log = builder.log == null ? LOG : builder.log;
+        handlerFailures = new HandlerFailureLog(log, queue, clock);
         backend = new BackendStatus(queue, clock, listeners);
         fetchPause = new Pause(scheduler);
         settlePause = new Pause(scheduler);
@@ -226,6 +237,27 @@ public final class Worker<T> {
         timeoutWatch.cancel();
         expireIncarnations();
         finishStopping();
+    }
+
+    /** {@link #stop()}: a graceful stop, running tasks getting up to the grace period to finish. */
+    @Override
+    public void close() {
+        stop();
+    }
+
+    /**
+     * The store's factory was closed under the running worker. Not an outage to wait out: nothing the
+     * worker holds can be settled any more (the store returns it once its consumer's heartbeat
+     * expires), so the worker stops, on a thread of its own as this may be one the stop waits for.
+     */
+    private void storeClosed(StoreClosedException e) {
+        if (!storeClosed.compareAndSet(false, true)) {
+            return;
+        }
+        log.error("queue {}: the store was closed under running worker {} (its factory was closed before the worker"
+                + " was stopped); stopping the worker, what it holds returns to the queue when its heartbeat expires ({})",
+                queue, consumer(), e.getMessage());
+        threads("stop-on-closed-store").newThread(this::stop).start();
     }
 
     /** Waits until {@link #stop()} has finished. */
@@ -326,6 +358,11 @@ public final class Worker<T> {
             } else {
                 runAlone(tasks, suspect);
             }
+        }
+
+        @Override
+        public void storeClosed(StoreClosedException error) {
+            Worker.this.storeClosed(error);
         }
 
         @Override
@@ -433,11 +470,19 @@ public final class Worker<T> {
             }
         } catch (UndecodablePayload e) {
             error = e.getCause();
-            outcome = Outcome.fail("cannot decode the payload: " + BackendStatus.oneLine(e.getCause()));
+            outcome = Outcome.fail("cannot decode the payload: "
+                    + Text.withUnpairedSurrogatesReplaced(BackendStatus.oneLine(e.getCause())));
+            handlerFailures.failed(lease, error, "its payload cannot be decoded as " + type.getName()
+                    + ", so it becomes a dead letter");
         } catch (Throwable e) {
             // Any failure of the handler, Errors included, is a failed attempt: the task comes back later.
             error = e;
-            outcome = Outcome.retryAfter(draw(options.retryPolicy(), lease.task().attempts()), describe(e));
+            Duration retryIn = draw(options.retryPolicy(), lease.task().attempts());
+            outcome = Outcome.retryAfter(retryIn, describe(e));
+            if (!(stopping && e instanceof InterruptedException)) { // interrupted at the grace period's end: no failure
+                handlerFailures.failed(lease, e, "it is retried in " + retryIn.toMillis()
+                        + " ms, or becomes a dead letter if it has no attempts left");
+            }
         }
         Duration took = Duration.ofNanos(System.nanoTime() - startNanos);
         task.handlerReturned();
@@ -768,7 +813,10 @@ public final class Worker<T> {
     private boolean unsettled(HeldTask task) {
         task.incarnation.retire();
         held.remove(task);
-        LOG.warn("queue {}: could not settle task {}; it stays in flight until the reaper returns it", queue, task.lease.id());
+        if (!storeClosed.get()) { // else said once, by storeClosed
+            LOG.warn("queue {}: could not settle task {}; it stays in flight until the reaper returns it", queue,
+                    task.lease.id());
+        }
         return false;
     }
 
@@ -787,6 +835,9 @@ public final class Worker<T> {
                 if (!settlePause.await(draw(options.outageBackoff(), failures))) {
                     return null;
                 }
+            } catch (StoreClosedException e) {
+                storeClosed(e);
+                return null;
             } catch (RuntimeException e) {
                 LOG.error("queue {}: the backend refused a call: {}", queue, BackendStatus.oneLine(e));
                 return null;
@@ -811,6 +862,8 @@ public final class Worker<T> {
                 incarnation.renewed(startedAt);
             }
             backend.succeeded();
+        } catch (StoreClosedException e) {
+            storeClosed(e);
         } catch (RuntimeException e) {
             backend.failed(e);
         }
@@ -825,6 +878,8 @@ public final class Worker<T> {
                         queue, report.returned() + report.deadLettered(), report.deadLettered(),
                         report.deadConsumers(), report.timedOut());
             }
+        } catch (StoreClosedException e) {
+            storeClosed(e);
         } catch (RuntimeException e) {
             backend.failed(e);
         }
@@ -861,8 +916,7 @@ public final class Worker<T> {
     }
 
     private static String suffixed(String base, String suffix) {
-        int room = ConsumerId.MAX_LENGTH - suffix.length();
-        return (base.length() > room ? base.substring(0, room) : base) + suffix;
+        return Text.prefix(base, ConsumerId.MAX_LENGTH - suffix.length()) + suffix;
     }
 
     /** One heartbeat with the shortest TTL per name: the consumer stops counting as live at once. */
@@ -884,11 +938,14 @@ public final class Worker<T> {
         }
     }
 
-    /** The error class and message: what a dead letter carries. */
+    /**
+     * The error class and message: what a dead letter carries. A message may hold any string, so an
+     * unpaired surrogate in it becomes U+FFFD (a reason given by a caller with one is refused instead).
+     */
     static String describe(Throwable error) {
         String message = error.getMessage();
-        return message == null || message.isBlank() ? error.getClass().getName()
-                : error.getClass().getName() + ": " + message.strip().replaceAll("\\s*\\R\\s*", " ");
+        return Text.withUnpairedSurrogatesReplaced(message == null || message.isBlank() ? error.getClass().getName()
+                : error.getClass().getName() + ": " + message.strip().replaceAll("\\s*\\R\\s*", " "));
     }
 
     private void joinFetcher(long deadline) {
@@ -938,11 +995,18 @@ public final class Worker<T> {
         private RandomGenerator random;
         private Scheduler scheduler;
         private final List<WorkerListener> listeners = new ArrayList<>();
+        /** Where handler failures are logged; tests look at what is logged through it. */
+        private Logger log;
 
         private Builder(TaskStore store, Class<T> type, TaskHandler<? super T> handler) {
             this.store = Validate.notNull("store", store);
             this.type = Validate.notNull("type", type);
             this.handler = Validate.notNull("handler", handler);
+        }
+
+        Builder<T> log(Logger value) {
+            log = value;
+            return this;
         }
 
         /** Default: {@link WorkerOptions#create()}. */

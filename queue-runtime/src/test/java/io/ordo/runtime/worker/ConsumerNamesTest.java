@@ -33,6 +33,21 @@ class ConsumerNamesTest {
     }
 
     @Test
+    void characters_a_consumer_name_may_not_hold_are_left_out_of_the_host_name() {
+        assertThat(ConsumerNames.of(Map.of("HOSTNAME", "pod\u202e-\u200b7\u2028\ufeff"), 5, () -> "x", "a1b2"))
+                .isEqualTo(ConsumerId.of("pod-7-5-a1b2"));
+    }
+
+    @Test
+    void a_long_host_name_is_cut_between_characters_never_inside_a_surrogate_pair() {
+        String emoji = "\uD83D\uDE00";
+        ConsumerId name = ConsumerNames.of(Map.of("HOSTNAME", emoji.repeat(300)), 123, () -> "x", "a1b2");
+
+        assertThat(name.value().codePointCount(0, name.value().length())).isEqualTo(ConsumerId.MAX_LENGTH);
+        assertThat(name.value()).endsWith(emoji + "-123-a1b2");
+    }
+
+    @Test
     void this_process_gets_its_own_pid_and_start_tag_and_keeps_them() {
         assertThat(ConsumerNames.forThisProcess().value())
                 .endsWith("-" + ProcessHandle.current().pid() + "-" + ConsumerNames.startTag());

@@ -29,6 +29,7 @@ final class WorkerHarness implements AutoCloseable {
     static final RetryPolicy ONE_TWO_FOUR = new RetryPolicy(Duration.ofSeconds(1), 2.0, Duration.ofMinutes(1), 0.0);
 
     final VirtualClock clock = new VirtualClock();
+    final InMemoryTaskStoreFactory factory = new InMemoryTaskStoreFactory(clock);
     final TaskStore store;
     final Publisher<String> publisher;
     final RecordingListener events = new RecordingListener();
@@ -37,6 +38,8 @@ final class WorkerHarness implements AutoCloseable {
     WorkerOptions.Builder options = WorkerOptions.builder().consumer(CONSUMER).concurrency(2).prefetch(8)
             .retryPolicy(ONE_TWO_FOUR).fetchWait(Duration.ofMillis(20)).gracePeriod(Duration.ofSeconds(5));
     Worker<String> worker;
+    /** Where the worker logs handler failures and a closed store; the class's logger when null. */
+    org.slf4j.Logger log;
 
     WorkerHarness() {
         this(null);
@@ -44,7 +47,7 @@ final class WorkerHarness implements AutoCloseable {
 
     /** With a store of the caller's making around the in-memory one (a faulty one, say). */
     WorkerHarness(java.util.function.BiFunction<TaskStore, VirtualClock, TaskStore> wrap) {
-        TaskStore inMemory = new InMemoryTaskStoreFactory(clock).forQueue(QueueName.of("work"));
+        TaskStore inMemory = factory.forQueue(QueueName.of("work"));
         store = wrap == null ? inMemory : wrap.apply(inMemory, clock);
         publisher = new Publisher<>(inMemory, new JacksonPayloadCodec());
     }
@@ -79,8 +82,12 @@ final class WorkerHarness implements AutoCloseable {
         if (scheduler == null) {
             scheduler = Scheduler.system();
         }
-        worker = Worker.builder(store, String.class, handler).options(options.build()).clock(clock)
-                .random(random).scheduler(scheduler).listener(events).build();
+        Worker.Builder<String> builder = Worker.builder(store, String.class, handler).options(options.build())
+                .clock(clock).random(random).scheduler(scheduler).listener(events);
+        if (log != null) {
+            builder.log(log);
+        }
+        worker = builder.build();
         worker.start();
         return worker;
     }
