@@ -32,7 +32,7 @@ final class GetCommand extends QueueCommand {
         Optional<TaskSnapshot> found = onStore(store -> store.get(TaskId.of(id)));
         if (found.isEmpty()) {
             backend.noteWhenNothingPersists();
-            spec.commandLine().getErr().printf("ordo: no task %s in queue %s%n", id, queueName());
+            spec.commandLine().getErr().printf("ordo: no task %s in queue %s%n", TerminalText.escape(id), queueName());
             spec.commandLine().getErr().flush();
             return ExitCodes.NOT_FOUND;
         }
@@ -57,7 +57,8 @@ final class GetCommand extends QueueCommand {
         row(out, "payload", new String(task.payload(), UTF_8));
     }
 
+    /** Every value may come from task data (a header's name too): each is escaped for the terminal. */
     private static void row(PrintWriter out, String name, String value) {
-        out.printf("%-12s %s%n", name, value);
+        out.printf("%-12s %s%n", TerminalText.escape(name), TerminalText.escape(value));
     }
 }

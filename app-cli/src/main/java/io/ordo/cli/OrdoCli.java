@@ -91,8 +91,9 @@ public final class OrdoCli implements Callable<Integer> {
     }
 
     private static void report(PrintWriter err, String message) {
+        // messages may quote task data or input (an id, a reason): joined into one line, then escaped
         String oneLine = message == null ? "failed" : message.strip().replaceAll("\\s*\\R\\s*", " ");
-        err.println("ordo: " + oneLine);
+        err.println("ordo: " + TerminalText.escape(oneLine));
         err.flush();
     }
 
