@@ -145,10 +145,28 @@ class PublishCommandTest {
     }
 
     @Test
-    void a_regular_partition_starting_with_the_ordered_marker_is_bad_input() {
-        CliRun run = CliRun.of("publish", "--queue", "q", "--partition", "!account", "{}");
+    void a_partition_is_written_as_ordo_prints_it() {
+        CliRun marked = CliRun.of("publish", "--queue", "q", "--partition", "!account-42", "--id", "a", "{}");
+        CliRun markedAndOrdered = CliRun.of("publish", "--queue", "q", "--partition", "!account-42", "--ordered",
+                "--id", "b", "{}");
 
-        assertBadInput(run, "ordo: partition: a regular partition must not start with '!'");
+        assertThat(marked.outLines()).first().isEqualTo("created    a  !account-42");
+        assertThat(markedAndOrdered.outLines()).first().isEqualTo("created    b  !account-42");
+    }
+
+    @Test
+    void json_null_is_refused_as_the_library_refuses_a_null_payload() throws IOException {
+        Path file = Files.writeString(dir.resolve("nulls.jsonl"), "{}\n null \n");
+
+        assertBadInput(CliRun.of("publish", "--queue", "q", "--partition", "p", "null"), "ordo: payload: is JSON null");
+        assertBadInput(CliRun.of("publish", "--queue", "q", "--partition", "p", "--file", file.toString()),
+                "ordo: " + file + " line 2: is JSON null");
+    }
+
+    @Test
+    void non_standard_json_is_refused() {
+        assertBadInput(CliRun.of("publish", "--queue", "q", "--partition", "p", "{\"x\":Infinity}"), "ordo: payload: is not JSON: ");
+        assertBadInput(CliRun.of("publish", "--queue", "q", "--partition", "p", "{} {}"), "ordo: payload: is not JSON: ");
     }
 
     private static void assertBadInput(CliRun run, String errorStart) {
