@@ -29,7 +29,13 @@ final class GetCommand extends QueueCommand {
 
     @Override
     public Integer call() {
-        Optional<TaskSnapshot> found = onStore(store -> store.get(TaskId.of(id)));
+        TaskId taskId = TaskId.of(id);
+        Optional<TaskSnapshot> found;
+        try {
+            found = onExistingStore(store -> store.get(taskId), Optional::isEmpty);
+        } catch (QueueNotFound absent) {
+            return queueNotFound();
+        }
         if (found.isEmpty()) {
             backend.noteWhenNothingPersists();
             spec.commandLine().getErr().printf("ordo: no task %s in queue %s%n", TerminalText.escape(id), queueName());

@@ -11,6 +11,7 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine.UnmatchedArgumentException;
 
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
@@ -61,7 +62,21 @@ public final class OrdoCli implements Callable<Integer> {
     public static CommandLine commandLine() {
         return new CommandLine(new OrdoCli())
                 .setParameterExceptionHandler(OrdoCli::reportBadArguments)
-                .setExecutionExceptionHandler(OrdoCli::reportFailure);
+                .setExecutionExceptionHandler(OrdoCli::reportFailure)
+                .setExecutionStrategy(OrdoCli::refuseUnmatchedThenRun);
+    }
+
+    /**
+     * Picocli ignores arguments it cannot match when help is asked for ({@code ordo nosuchcommand --help}
+     * would print the top-level help and exit 0): an unknown command or argument is an error all the same.
+     */
+    private static int refuseUnmatchedThenRun(ParseResult parsed) {
+        for (ParseResult level = parsed; level != null; level = level.subcommand()) {
+            if (!level.unmatched().isEmpty()) {
+                throw new UnmatchedArgumentException(level.commandSpec().commandLine(), level.unmatched());
+            }
+        }
+        return new CommandLine.RunLast().execute(parsed);
     }
 
     @Override
@@ -76,8 +91,8 @@ public final class OrdoCli implements Callable<Integer> {
 
     private static int reportFailure(Exception problem, CommandLine command, ParseResult parsed) {
         PrintWriter err = command.getErr();
-        if (problem instanceof InvalidInputException) {
-            report(err, problem.getMessage());
+        if (problem instanceof InvalidInputException invalid) {
+            report(err, CliTerms.of(invalid, command));
             return ExitCodes.BAD_INPUT;
         }
         if (problem instanceof OrdoException) {

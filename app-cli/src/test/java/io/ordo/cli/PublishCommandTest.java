@@ -127,7 +127,7 @@ class PublishCommandTest {
     void a_priority_out_of_range_is_bad_input() {
         CliRun run = CliRun.of("publish", "--queue", "q", "--partition", "p", "--priority", "5000", "{}");
 
-        assertBadInput(run, "ordo: priority: must be between -1000 and 1000, was 5000");
+        assertBadInput(run, "ordo: --priority: must be between -1000 and 1000, was 5000");
     }
 
     @Test
@@ -141,7 +141,7 @@ class PublishCommandTest {
     void a_delay_over_a_year_is_bad_input() {
         CliRun run = CliRun.of("publish", "--queue", "q", "--partition", "p", "--delay", "400d", "{}");
 
-        assertBadInput(run, "ordo: delay: must be at most");
+        assertBadInput(run, "ordo: --delay: must be at most 365d, was 400d");
     }
 
     @Test
