@@ -14,6 +14,7 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.UnmatchedArgumentException;
 
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 
 /**
@@ -53,6 +54,13 @@ public final class OrdoCli implements Callable<Integer> {
                     + "rediss:// for TLS (default: $" + BackendOptions.REDIS_ENVIRONMENT_VARIABLE + " if set, else "
                     + BackendOptions.DEFAULT_REDIS + ").")
     String redis;
+
+    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "10s", converter = DurationConverter.class,
+            scope = ScopeType.INHERIT,
+            description = {"How long to wait for the backend to answer, connecting included, before failing with"
+                    + " exit 1 (default: ${DEFAULT-VALUE}).",
+                    "work and dashboard wait this long for each call and ride out longer outages."})
+    Duration timeout;
 
     public static void main(String[] args) {
         System.exit(commandLine().execute(args));

@@ -115,7 +115,7 @@ final class PublishCommand implements Callable<Integer> {
         QueueName queueName = QueueName.of(queue);
         Partition target = Partitions.fromOptions(partition, ordered);
         task(target, new byte[0]).build(); // --priority and --delay are checked before the backend is opened
-        try (TaskStoreFactory stores = backend.open(Clock.system())) {
+        try (TaskStoreFactory stores = backend.openWithinTimeout(Clock.system())) {
             TaskStore store = stores.forQueue(queueName);
             QueueSettings settings = store.settings(); // the limits, read before any write
             Tally tally = input.payload != null

@@ -38,7 +38,7 @@ abstract class QueueCommand implements Callable<Integer> {
 
     /** Runs the call on the queue's store, which is closed before the answer is printed. */
     <R> R onStore(Function<TaskStore, R> call) {
-        try (TaskStoreFactory stores = backend.open(Clock.system())) {
+        try (TaskStoreFactory stores = backend.openWithinTimeout(Clock.system())) {
             return call.apply(stores.forQueue(queueName()));
         }
     }
@@ -49,7 +49,7 @@ abstract class QueueCommand implements Callable<Integer> {
      * only a queue that looks empty is looked up among the backend's queues (a SCAN on Redis).
      */
     <R> R onExistingStore(Function<TaskStore, R> call, java.util.function.Predicate<R> looksAbsent) {
-        try (TaskStoreFactory stores = backend.open(Clock.system())) {
+        try (TaskStoreFactory stores = backend.openWithinTimeout(Clock.system())) {
             TaskStore store = stores.forQueue(queueName());
             R answer = call.apply(store);
             if (looksAbsent.test(answer) && !exists(store.stats()) && !stores.knownQueues().contains(queueName())) {

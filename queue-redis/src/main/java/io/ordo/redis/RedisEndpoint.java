@@ -29,6 +29,7 @@ import java.util.stream.Collectors;
  */
 public final class RedisEndpoint {
     public static final int DEFAULT_PORT = 6379;
+    private static final int MAX_PORT = 65_535;
     private static final String CLUSTER_SCHEME = "redis-cluster";
     private static final String TLS_CLUSTER_SCHEME = "rediss-cluster";
     private static final String SENTINEL_SCHEME = "redis-sentinel";
@@ -267,6 +268,9 @@ public final class RedisEndpoint {
             host = host.substring(1, host.length() - 1);
         }
         int port = parsed.getPort() < 0 ? DEFAULT_PORT : parsed.getPort();
+        if (port < 1 || port > MAX_PORT) {
+            throw new InvalidInputException("redisUri", "the port must be 1 to " + MAX_PORT + ", was " + port);
+        }
         String username = null;
         String password = null;
         String userInfo = parsed.getRawUserInfo();
