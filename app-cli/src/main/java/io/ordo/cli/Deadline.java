@@ -30,6 +30,8 @@ final class Deadline {
         return thread;
     });
 
+    private static final Duration CLOSE_GRACE = Duration.ofMillis(250);
+
     private final Duration timeout;
     private final String where;
 
@@ -66,7 +68,8 @@ final class Deadline {
 
     /**
      * {@code stores} with every call on them and on the stores they open bounded by the timeout. Closing
-     * is bounded too and quiet: the command's answer is already printed, a slow goodbye changes nothing.
+     * is waited for briefly and quietly: the command's answer is already known, and a slow goodbye to a
+     * frozen server must not add a second timeout to the command's time.
      */
     TaskStoreFactory bound(TaskStoreFactory stores) {
         return delegating(TaskStoreFactory.class, stores, (target, method, args) -> {
@@ -75,10 +78,13 @@ final class Deadline {
                         (store, call, callArgs) -> within(() -> invoke(store, call, callArgs)));
             }
             if (method.getName().equals("close")) {
+                Future<?> closing = CALLS.submit(() -> invoke(target, method, args));
                 try {
-                    within(() -> invoke(target, method, args));
-                } catch (RuntimeException slowOrFailedClose) {
+                    closing.get(Math.min(timeout.toMillis(), CLOSE_GRACE.toMillis()), TimeUnit.MILLISECONDS);
+                } catch (ExecutionException | TimeoutException slowOrFailedClose) {
                     // the daemon thread finishes closing, or the process ends first
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
                 }
                 return null;
             }
