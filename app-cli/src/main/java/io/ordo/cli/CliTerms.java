@@ -22,6 +22,7 @@ final class CliTerms {
             "redisUri", "--redis",
             "gracePeriod", "--grace",
             "consumer", "--consumer");
+    private static final Pattern CAMEL_CASE_WORD = Pattern.compile("\\b[a-z]+(?:[A-Z][a-z0-9]*)+\\b");
     private static final Pattern ISO_DURATION = Pattern.compile("\\bP(?:-?\\d+D)?(?:T(?:-?\\d+H)?(?:-?\\d+M)?(?:-?\\d+(?:\\.\\d+)?S)?)?\\b");
 
     private CliTerms() {
@@ -29,7 +30,19 @@ final class CliTerms {
 
     /** {@code field: problem} with the field as the command's option, where it has one. */
     static String of(InvalidInputException invalid, CommandLine command) {
-        return field(invalid.field(), command.getCommandSpec()) + ": " + durations(invalid.problem());
+        CommandSpec spec = command.getCommandSpec();
+        return field(invalid.field(), spec) + ": " + durations(otherFields(invalid.problem(), spec));
+    }
+
+    /** A problem may name another field ("must exceed heartbeatTtl"): named by its option too. */
+    private static String otherFields(String problem, CommandSpec command) {
+        Matcher camelCase = CAMEL_CASE_WORD.matcher(problem);
+        StringBuilder result = new StringBuilder();
+        while (camelCase.find()) {
+            camelCase.appendReplacement(result, Matcher.quoteReplacement(field(camelCase.group(), command)));
+        }
+        camelCase.appendTail(result);
+        return result.toString();
     }
 
     private static String field(String field, CommandSpec command) {
