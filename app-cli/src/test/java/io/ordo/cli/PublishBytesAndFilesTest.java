@@ -109,6 +109,73 @@ class PublishBytesAndFilesTest {
         }
     }
 
+    @Test
+    void a_batch_refused_part_way_names_the_lines_published_before_it(RedisServer redis) throws Exception {
+        String queue = queue();
+        try (Piped stdin = new Piped()) {
+            CompletableFuture<CliRun> run = CompletableFuture.supplyAsync(
+                    () -> ordo(redis, "publish", "--queue", queue, "--partition", "p", "--file", "-"));
+            write(stdin.writer, "{\"n\":1}\n\n{\"n\":2}\n");
+            awaitReady(redis, queue, 2);
+            redis.command("CONFIG", "SET", "maxmemory", "1");
+            write(stdin.writer, "{\"n\":3}\n");
+            stdin.writer.close();
+
+            CliRun done = run.get(30, TimeUnit.SECONDS);
+            assertThat(done.exitCode()).isEqualTo(ExitCodes.FAILURE);
+            assertThat(done.errLines()).singleElement().asString().startsWith("ordo: ")
+                    .endsWith("; stdin lines 1-3 were published (2 tasks), no line after 3 was");
+        } finally {
+            redis.command("CONFIG", "SET", "maxmemory", "0");
+        }
+        assertThat(ready(redis, queue)).isEqualTo(2);
+    }
+
+    @Test
+    void a_batch_in_flight_when_redis_stops_answering_is_named_as_maybe_published(RedisServer redis) throws Exception {
+        String queue = queue();
+        try (Piped stdin = new Piped()) {
+            CompletableFuture<CliRun> run = CompletableFuture.supplyAsync(
+                    () -> ordo(redis, "publish", "--queue", queue, "--partition", "p", "--timeout", "1s", "--file", "-"));
+            write(stdin.writer, "{\"n\":1}\n{\"n\":2}\n");
+            awaitReady(redis, queue, 2);
+            signal("STOP", redis.pid());
+            try {
+                write(stdin.writer, "{\"n\":3}\n{\"n\":4}\n");
+                stdin.writer.close();
+
+                CliRun done = run.get(30, TimeUnit.SECONDS);
+                assertThat(done.exitCode()).isEqualTo(ExitCodes.FAILURE);
+                assertThat(done.errLines()).singleElement().asString()
+                        .startsWith("ordo: jedis at " + redis.uri() + " did not answer within 1s (--timeout); stdin lines 1-2"
+                                + " were published (2 tasks), lines 3-")
+                        .contains(" may or may not have been (their batch was in flight), no line after ");
+            } finally {
+                signal("CONT", redis.pid());
+            }
+        }
+    }
+
+    /** Stdin replaced by a pipe the test writes to, for as long as it is open. */
+    private static final class Piped implements AutoCloseable {
+        final InputStream original = System.in;
+        final PipedOutputStream writer = new PipedOutputStream();
+
+        Piped() throws IOException {
+            System.setIn(new PipedInputStream(writer, 1 << 16));
+        }
+
+        @Override
+        public void close() throws IOException {
+            writer.close();
+            System.setIn(original);
+        }
+    }
+
+    private static void signal(String signal, long pid) throws IOException, InterruptedException {
+        assertThat(new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start().waitFor()).isZero();
+    }
+
     private static void write(OutputStream writer, String text) throws IOException {
         writer.write(text.getBytes(UTF_8));
         writer.flush();
