@@ -63,7 +63,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
                 "      --file signups.jsonl"})
 final class PublishCommand implements Callable<Integer> {
     /** A batch also stops at this many payload bytes, so a file of large payloads is held in bounded memory. */
-    static final int MAX_BATCH_BYTES = 16 * 1024 * 1024;
+    static final int MAX_BATCH_BYTES = 4 * 1024 * 1024;
     private static final Pattern TASK_FIELD = Pattern.compile("tasks\\[(\\d+)](.*)");
 
     @Mixin
