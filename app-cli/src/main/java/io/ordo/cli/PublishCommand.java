@@ -25,6 +25,7 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
+import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -155,19 +156,21 @@ final class PublishCommand implements Callable<Integer> {
 
     /**
      * A file is read twice: once to check every line, so bad input writes nothing, and once to publish.
-     * Stdin cannot be read twice: each batch is checked before it is written, and a bad line after the
+     * Stdin and other pipes cannot be read twice: each batch is checked before it is written, and a bad line after the
      * first write is reported with the lines that were published.
      */
     private Tally publishFile(TaskStore store, QueueSettings settings, Partition target) {
         boolean stdin = input.file.toString().equals("-");
         String source = stdin ? "stdin" : input.file.toString();
-        if (!stdin) {
+        // a pipe given by name (--file <(producer), /dev/stdin) can be read once only: read it as stdin is
+        boolean once = stdin || (Files.exists(input.file) && !Files.isRegularFile(input.file));
+        if (!once) {
             int payloads = readLines(source, settings, (line, payload) -> { });
             if (payloads == 0) {
                 throw new InvalidInputException(source, "holds no payload (one JSON value a line)");
             }
         }
-        Batches batches = new Batches(store, source, target, stdin);
+        Batches batches = new Batches(store, source, target, once);
         try {
             int payloads = readLines(source, settings, batches::add);
             batches.flush();
@@ -213,7 +216,8 @@ final class PublishCommand implements Callable<Integer> {
         final TaskStore store;
         final String source;
         final Partition target;
-        final boolean stdin;
+        /** Read once, as it arrives: a batch also goes out when nothing more is at hand. */
+        final boolean streaming;
         final List<NewTask> tasks = new ArrayList<>();
         final List<Integer> lineNumbers = new ArrayList<>();
         final Tally tally = new Tally();
@@ -222,11 +226,11 @@ final class PublishCommand implements Callable<Integer> {
         int firstLine;
         int lastPublishedLine;
 
-        Batches(TaskStore store, String source, Partition target, boolean stdin) {
+        Batches(TaskStore store, String source, Partition target, boolean streaming) {
             this.store = store;
             this.source = source;
             this.target = target;
-            this.stdin = stdin;
+            this.streaming = streaming;
         }
 
         void add(int line, byte[] payload) throws IOException {
@@ -236,8 +240,7 @@ final class PublishCommand implements Callable<Integer> {
             tasks.add(task(target, payload).build());
             lineNumbers.add(line);
             bytes += payload.length;
-            // stdin is published as it arrives: a batch goes out when nothing more is at hand
-            if (tasks.size() == PublishRules.MAX_BATCH || bytes >= MAX_BATCH_BYTES || (stdin && !lines.moreAtHand())) {
+            if (tasks.size() == PublishRules.MAX_BATCH || bytes >= MAX_BATCH_BYTES || (streaming && !lines.moreAtHand())) {
                 flush();
             }
         }
@@ -312,7 +315,12 @@ final class PublishCommand implements Callable<Integer> {
     }
 
     private static InputStream open(Path file) throws IOException {
-        return file.toString().equals("-") ? System.in : Files.newInputStream(file);
+        if (file.toString().equals("-")) {
+            return System.in;
+        }
+        // a FileInputStream tells how much a pipe holds (available()); a channel's stream cannot
+        boolean pipe = Files.exists(file) && !Files.isRegularFile(file);
+        return pipe ? new FileInputStream(file.toFile()) : Files.newInputStream(file);
     }
 
     private static String describe(IOException e) {

@@ -63,6 +63,19 @@ class PublishCommandTest {
     }
 
     @Test
+    void a_named_pipe_is_read_once_as_it_arrives() throws Exception {
+        Path fifo = dir.resolve("producer.fifo");
+        assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();
+        java.util.concurrent.CompletableFuture<CliRun> run = java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> CliRun.of("publish", "--queue", "q", "--partition", "p", "--file", fifo.toString()));
+        Files.writeString(fifo, "{\"a\":1}\n{\"a\":2}\n"); // opens, writes and closes the pipe: it can be read once
+
+        CliRun done = run.get(30, java.util.concurrent.TimeUnit.SECONDS);
+        assertThat(done.exitCode()).as(done.err()).isEqualTo(ExitCodes.OK);
+        assertThat(done.outLines()).last().isEqualTo("published 2 tasks to queue q: 2 created, 0 duplicate");
+    }
+
+    @Test
     void a_payload_that_is_not_json_is_bad_input() {
         CliRun run = CliRun.of("publish", "--queue", "q", "--partition", "p", "hello");
 
