@@ -99,6 +99,9 @@ final class PublishCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    /** The lines being read, for a batch to ask whether more are at hand. */
+    private ByteLines lines;
+
     /** Exactly one source of payloads. */
     static final class Input {
         @Parameters(paramLabel = "PAYLOAD", description = "One JSON payload, e.g. '{\"cents\":100}'.")
@@ -156,8 +159,8 @@ final class PublishCommand implements Callable<Integer> {
 
     /**
      * A file is read twice: once to check every line, so bad input writes nothing, and once to publish.
-     * Stdin and other pipes cannot be read twice: each batch is checked before it is written, and a bad line after the
-     * first write is reported with the lines that were published.
+     * Stdin and other pipes cannot be read twice: each batch is checked before it is written, and a bad
+     * line after the first write is reported with the lines that were published.
      */
     private Tally publishFile(TaskStore store, QueueSettings settings, Partition target) {
         boolean stdin = input.file.toString().equals("-");
@@ -208,8 +211,6 @@ final class PublishCommand implements Callable<Integer> {
         }
         return payloads;
     }
-
-    private ByteLines lines;
 
     /** Lines gathered into atomic batches, each published whole; what was published is known exactly. */
     private final class Batches {
