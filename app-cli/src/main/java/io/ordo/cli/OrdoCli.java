@@ -69,6 +69,11 @@ public final class OrdoCli implements Callable<Integer> {
     /** The command line with Ordo's error reporting; tests set its out and err writers. */
     public static CommandLine commandLine() {
         return new CommandLine(new OrdoCli())
+                // picocli's own messages name Java types ("is not an int"); the user wrote a number
+                .registerConverter(Integer.class, OrdoCli::wholeNumber)
+                .registerConverter(Integer.TYPE, OrdoCli::wholeNumber)
+                .registerConverter(Double.class, OrdoCli::number)
+                .registerConverter(Double.TYPE, OrdoCli::number)
                 .setParameterExceptionHandler(OrdoCli::reportBadArguments)
                 .setExecutionExceptionHandler(OrdoCli::reportFailure)
                 .setExecutionStrategy(OrdoCli::refuseUnmatchedThenRun);
@@ -90,6 +95,22 @@ public final class OrdoCli implements Callable<Integer> {
     @Override
     public Integer call() {
         throw new ParameterException(spec.commandLine(), "missing command: demo, publish, work, stats, get, cancel, dead, pause, resume, settings or dashboard (see 'ordo --help')");
+    }
+
+    private static Integer wholeNumber(String text) {
+        try {
+            return Integer.valueOf(text.trim());
+        } catch (NumberFormatException e) {
+            throw new CommandLine.TypeConversionException("'" + text + "' is not a whole number");
+        }
+    }
+
+    private static Double number(String text) {
+        try {
+            return Double.valueOf(text.trim());
+        } catch (NumberFormatException e) {
+            throw new CommandLine.TypeConversionException("'" + text + "' is not a number");
+        }
     }
 
     private static int reportBadArguments(ParameterException problem, String[] args) {

@@ -21,7 +21,8 @@ class StartupFailureProcessTest {
                 new Case(List.of("publish", "--partition", "p", "--redis", "redis://127.0.0.1:1", "{}"), 1, "ordo: "),
                 new Case(List.of("work", "--redis", "redis://127.0.0.1:70000"), 2, "ordo: --redis the port must be 1 to 65535"),
                 new Case(List.of("work", "--metrics-port", "70000"), 2, "ordo: --metrics-port must be 0 (any free port) to 65535"),
-                new Case(List.of("work", "--metrics-port", "http"), 2, "ordo: Invalid value for option '--metrics-port'"))) {
+                new Case(List.of("work", "--metrics-port", "http"), 2,
+                        "ordo: Invalid value for option '--metrics-port': 'http' is not a whole number"))) {
             List<String> args = new ArrayList<>(run.args());
             args.addAll(List.of("--backend", client.backend()));
             try (OrdoProcess ordo = OrdoProcess.start(args.toArray(String[]::new))) {
