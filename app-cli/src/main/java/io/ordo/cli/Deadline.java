@@ -9,6 +9,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
@@ -31,6 +32,12 @@ final class Deadline {
     });
 
     private static final Duration CLOSE_GRACE = Duration.ofMillis(250);
+    /**
+     * Operations that take as long as the queue is large, in many short steps (every dead letter of a
+     * queue): each step is bounded by the client's command timeout, which is {@code --timeout} too, while
+     * the whole may rightly take longer.
+     */
+    private static final Set<String> MANY_CALLS = Set.of("redriveAll", "purgeAllDeadLetters");
 
     private final Duration timeout;
     private final String where;
@@ -75,7 +82,8 @@ final class Deadline {
         return delegating(TaskStoreFactory.class, stores, (target, method, args) -> {
             if (method.getName().equals("forQueue")) {
                 return delegating(TaskStore.class, (TaskStore) invoke(target, method, args),
-                        (store, call, callArgs) -> within(() -> invoke(store, call, callArgs)));
+                        (store, call, callArgs) -> MANY_CALLS.contains(call.getName()) ? invoke(store, call, callArgs)
+                                : within(() -> invoke(store, call, callArgs)));
             }
             if (method.getName().equals("close")) {
                 Future<?> closing = CALLS.submit(() -> invoke(target, method, args));
