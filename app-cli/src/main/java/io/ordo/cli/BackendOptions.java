@@ -16,6 +16,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -29,6 +30,7 @@ final class BackendOptions {
     static final String DEFAULT_REDIS = "redis://localhost:6379";
     /** Where {@code --redis} comes from when not given, so a password can come from a Kubernetes Secret, not the command line. */
     static final String REDIS_ENVIRONMENT_VARIABLE = "ORDO_REDIS_URI";
+    private static final Duration MAX_TIMEOUT = Duration.ofHours(1);
 
     @Spec(Spec.Target.MIXEE)
     CommandSpec command;
@@ -36,6 +38,22 @@ final class BackendOptions {
     /** Opens the chosen backend; the in-memory one runs on {@code clock}. */
     TaskStoreFactory open(Clock clock) {
         return injector(clock).getInstance(TaskStoreFactory.class);
+    }
+
+    /** For a one-shot command: the backend opened, and every call on it, fail within {@code --timeout}. */
+    TaskStoreFactory openWithinTimeout(Clock clock) {
+        Deadline deadline = new Deadline(timeout(), describe());
+        return deadline.bound(deadline.within(() -> open(clock)));
+    }
+
+    /** {@code --timeout}, checked: above zero and at most an hour. */
+    Duration timeout() {
+        Duration timeout = root().timeout;
+        if (timeout.isZero() || timeout.compareTo(MAX_TIMEOUT) > 0) {
+            throw new ParameterException(command.commandLine(), "--timeout must be above 0 and at most 1h, was "
+                    + CliTerms.readable(timeout));
+        }
+        return timeout;
     }
 
     /** An injector with the backend's module (binding the store factory and the clock) and {@code more}. */
@@ -86,7 +104,13 @@ final class BackendOptions {
 
     private RedisOptions redisOptions() {
         try {
-            return RedisOptions.create(root().redis == null ? DEFAULT_REDIS : root().redis);
+            RedisOptions.Builder options = RedisOptions.builder(root().redis == null ? DEFAULT_REDIS : root().redis);
+            // each call waits --timeout; connecting waits no longer than the client's own default either
+            Duration timeout = timeout();
+            return options.commandTimeout(timeout)
+                    .connectTimeout(timeout.compareTo(RedisOptions.DEFAULT_CONNECT_TIMEOUT) < 0 ? timeout
+                            : RedisOptions.DEFAULT_CONNECT_TIMEOUT)
+                    .build();
         } catch (InvalidInputException e) {
             throw new ParameterException(command.commandLine(), "--redis " + e.problem());
         }

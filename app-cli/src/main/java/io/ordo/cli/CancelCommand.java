@@ -27,7 +27,7 @@ final class CancelCommand extends QueueCommand {
     public Integer call() {
         List<TaskId> taskIds = ids.stream().map(TaskId::of).toList();
         Map<TaskId, CancelOutcome> outcomes = onStore(store -> store.cancel(taskIds));
-        outcomes.forEach((id, outcome) -> out().printf("%-9s  %s%n", Labels.of(outcome), id));
+        outcomes.forEach((id, outcome) -> out().printf("%-9s  %s%n", Labels.of(outcome), TerminalText.escape(id)));
         long cancelled = outcomes.values().stream().filter(CancelOutcome.CANCELLED::equals).count();
         out().printf("cancelled %d of %d in queue %s%n", cancelled, outcomes.size(), queueName());
         return done();

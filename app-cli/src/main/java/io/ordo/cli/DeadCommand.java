@@ -76,8 +76,9 @@ final class DeadCommand implements Callable<Integer> {
         public Integer call() {
             DeadLetterPage page = onStore(store -> store.deadLetters(offset, limit));
             for (DeadLetter letter : page.items()) {
-                out().printf("%s  %s  attempts %d  died %s  %s%n", letter.id(), letter.task().partition(),
-                        letter.attempts(), Instant.ofEpochMilli(letter.deadAt()), letter.reason());
+                out().printf("%s  %s  attempts %d  died %s  %s%n", TerminalText.escape(letter.id()),
+                        TerminalText.escape(letter.task().partition()), letter.attempts(),
+                        Instant.ofEpochMilli(letter.deadAt()), TerminalText.escape(letter.reason()));
             }
             out().printf("queue %s: %d dead letters%s%n", queueName(), page.total(), page.items().isEmpty() ? ""
                     : ", showing " + (offset + 1) + ".." + (offset + page.items().size()));
@@ -98,7 +99,7 @@ final class DeadCommand implements Callable<Integer> {
                 return done();
             }
             Map<TaskId, RedriveOutcome> outcomes = onStore(store -> store.redrive(selection.taskIds()));
-            outcomes.forEach((id, outcome) -> out().printf("%-8s  %s%n", Labels.of(outcome), id));
+            outcomes.forEach((id, outcome) -> out().printf("%-8s  %s%n", Labels.of(outcome), TerminalText.escape(id)));
             long redriven = outcomes.values().stream().filter(RedriveOutcome.REDRIVEN::equals).count();
             out().printf("redrove %d of %d in queue %s%n", redriven, outcomes.size(), queueName());
             return done();

@@ -8,7 +8,7 @@ final class ExitCodes {
     static final int FAILURE = 1;
     /** The arguments or the input were wrong; nothing was written. */
     static final int BAD_INPUT = 2;
-    /** The task asked for does not exist ({@code ordo get}). */
+    /** The task ({@code ordo get}) or the queue ({@code ordo stats}, {@code ordo get}) asked for does not exist. */
     static final int NOT_FOUND = 3;
 
     private ExitCodes() {

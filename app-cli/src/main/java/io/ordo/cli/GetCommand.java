@@ -29,10 +29,16 @@ final class GetCommand extends QueueCommand {
 
     @Override
     public Integer call() {
-        Optional<TaskSnapshot> found = onStore(store -> store.get(TaskId.of(id)));
+        TaskId taskId = TaskId.of(id);
+        Optional<TaskSnapshot> found;
+        try {
+            found = onExistingStore(store -> store.get(taskId), Optional::isEmpty);
+        } catch (QueueNotFound absent) {
+            return queueNotFound();
+        }
         if (found.isEmpty()) {
             backend.noteWhenNothingPersists();
-            spec.commandLine().getErr().printf("ordo: no task %s in queue %s%n", id, queueName());
+            spec.commandLine().getErr().printf("ordo: no task %s in queue %s%n", TerminalText.escape(id), queueName());
             spec.commandLine().getErr().flush();
             return ExitCodes.NOT_FOUND;
         }
@@ -57,7 +63,8 @@ final class GetCommand extends QueueCommand {
         row(out, "payload", new String(task.payload(), UTF_8));
     }
 
+    /** Every value may come from task data (a header's name too): each is escaped for the terminal. */
     private static void row(PrintWriter out, String name, String value) {
-        out.printf("%-12s %s%n", name, value);
+        out.printf("%-12s %s%n", TerminalText.escape(name), TerminalText.escape(value));
     }
 }

@@ -11,8 +11,10 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine.UnmatchedArgumentException;
 
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 
 /**
@@ -53,6 +55,13 @@ public final class OrdoCli implements Callable<Integer> {
                     + BackendOptions.DEFAULT_REDIS + ").")
     String redis;
 
+    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "10s", converter = DurationConverter.class,
+            scope = ScopeType.INHERIT,
+            description = {"How long to wait for the backend to answer, connecting included, before failing with"
+                    + " exit 1 (default: ${DEFAULT-VALUE}).",
+                    "work and dashboard wait this long for each call and ride out longer outages."})
+    Duration timeout;
+
     public static void main(String[] args) {
         System.exit(commandLine().execute(args));
     }
@@ -60,13 +69,48 @@ public final class OrdoCli implements Callable<Integer> {
     /** The command line with Ordo's error reporting; tests set its out and err writers. */
     public static CommandLine commandLine() {
         return new CommandLine(new OrdoCli())
+                // picocli's own messages name Java types ("is not an int"); the user wrote a number
+                .registerConverter(Integer.class, OrdoCli::wholeNumber)
+                .registerConverter(Integer.TYPE, OrdoCli::wholeNumber)
+                .registerConverter(Double.class, OrdoCli::number)
+                .registerConverter(Double.TYPE, OrdoCli::number)
                 .setParameterExceptionHandler(OrdoCli::reportBadArguments)
-                .setExecutionExceptionHandler(OrdoCli::reportFailure);
+                .setExecutionExceptionHandler(OrdoCli::reportFailure)
+                .setExecutionStrategy(OrdoCli::refuseUnmatchedThenRun);
+    }
+
+    /**
+     * Picocli ignores arguments it cannot match when help is asked for ({@code ordo nosuchcommand --help}
+     * would print the top-level help and exit 0): an unknown command or argument is an error all the same.
+     */
+    private static int refuseUnmatchedThenRun(ParseResult parsed) {
+        for (ParseResult level = parsed; level != null; level = level.subcommand()) {
+            if (!level.unmatched().isEmpty()) {
+                throw new UnmatchedArgumentException(level.commandSpec().commandLine(), level.unmatched());
+            }
+        }
+        return new CommandLine.RunLast().execute(parsed);
     }
 
     @Override
     public Integer call() {
         throw new ParameterException(spec.commandLine(), "missing command: demo, publish, work, stats, get, cancel, dead, pause, resume, settings or dashboard (see 'ordo --help')");
+    }
+
+    private static Integer wholeNumber(String text) {
+        try {
+            return Integer.valueOf(text.trim());
+        } catch (NumberFormatException e) {
+            throw new CommandLine.TypeConversionException("'" + text + "' is not a whole number");
+        }
+    }
+
+    private static Double number(String text) {
+        try {
+            return Double.valueOf(text.trim());
+        } catch (NumberFormatException e) {
+            throw new CommandLine.TypeConversionException("'" + text + "' is not a number");
+        }
     }
 
     private static int reportBadArguments(ParameterException problem, String[] args) {
@@ -76,8 +120,8 @@ public final class OrdoCli implements Callable<Integer> {
 
     private static int reportFailure(Exception problem, CommandLine command, ParseResult parsed) {
         PrintWriter err = command.getErr();
-        if (problem instanceof InvalidInputException) {
-            report(err, problem.getMessage());
+        if (problem instanceof InvalidInputException invalid) {
+            report(err, CliTerms.of(invalid, command));
             return ExitCodes.BAD_INPUT;
         }
         if (problem instanceof OrdoException) {
@@ -91,8 +135,9 @@ public final class OrdoCli implements Callable<Integer> {
     }
 
     private static void report(PrintWriter err, String message) {
+        // messages may quote task data or input (an id, a reason): joined into one line, then escaped
         String oneLine = message == null ? "failed" : message.strip().replaceAll("\\s*\\R\\s*", " ");
-        err.println("ordo: " + oneLine);
+        err.println("ordo: " + TerminalText.escape(oneLine));
         err.flush();
     }
 

@@ -1,21 +1,21 @@
 package io.ordo.cli;
 
-import com.fasterxml.jackson.core.JacksonException;
-import com.fasterxml.jackson.databind.JsonNode;
+import io.ordo.cli.publish.ByteLines;
+import io.ordo.cli.publish.JsonPayload;
 import io.ordo.domain.InvalidInputException;
+import io.ordo.domain.NewTask;
+import io.ordo.domain.OrdoException;
 import io.ordo.domain.Partition;
 import io.ordo.domain.Priority;
 import io.ordo.domain.PublishRules;
 import io.ordo.domain.QueueName;
+import io.ordo.domain.QueueSettings;
 import io.ordo.ports.Clock;
-import io.ordo.ports.PayloadCodec;
-import io.ordo.ports.PayloadCodecException;
 import io.ordo.ports.PublishOutcome;
 import io.ordo.ports.PublishReceipt;
+import io.ordo.ports.QueueCapacityException;
+import io.ordo.ports.TaskStore;
 import io.ordo.ports.TaskStoreFactory;
-import io.ordo.runtime.Publication;
-import io.ordo.runtime.Publisher;
-import io.ordo.runtime.codec.JacksonPayloadCodec;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -25,9 +25,9 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-import java.io.BufferedReader;
+import java.io.FileInputStream;
 import java.io.IOException;
-import java.io.InputStreamReader;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
@@ -37,11 +37,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 /**
- * Publishes JSON payloads: one given as an argument, or one per line of a JSON-lines file.
+ * Publishes JSON payloads: one given as an argument, or one per line of a JSON-lines file. The bytes
+ * given are the bytes published; they are only checked to be JSON (docs/decisions/cli-publish-file.md).
  *
  * <pre>
  * ordo publish --queue orders --partition account-42 --ordered --id deposit-1 '{"cents":100}'
@@ -50,13 +53,20 @@ import static java.nio.charset.StandardCharsets.UTF_8;
  */
 @Command(name = "publish", mixinStandardHelpOptions = true,
         description = {"Publishes tasks: one JSON payload, or one per line of a JSON-lines file.",
-                "A file is published in atomic batches of up to 10,000 lines, in file order."},
+                "Payloads are published byte for byte as given; JSON null is refused.",
+                "A file is checked whole (JSON, sizes) before anything is published, then published in",
+                "atomic batches of up to 10,000 lines, in file order; stdin (--file -) is published as lines",
+                "arrive. If a batch fails, the error says which lines were published (exit 1)."},
         footer = {"", "Examples:",
                 "  ordo publish --queue orders --partition account-42 --ordered \\",
                 "      --id deposit-1 '{\"cents\":100}'",
                 "  ordo publish --queue emails --partition welcome --delay 30s \\",
                 "      --file signups.jsonl"})
 final class PublishCommand implements Callable<Integer> {
+    /** A batch also stops at this many payload bytes, so a file of large payloads is held in bounded memory. */
+    static final int MAX_BATCH_BYTES = 4 * 1024 * 1024;
+    private static final Pattern TASK_FIELD = Pattern.compile("tasks\\[(\\d+)](.*)");
+
     @Mixin
     BackendOptions backend;
 
@@ -64,7 +74,8 @@ final class PublishCommand implements Callable<Integer> {
             description = "The queue to publish to (default: ${DEFAULT-VALUE}).")
     String queue;
 
-    @Option(names = "--partition", required = true, paramLabel = "NAME", description = "The partition of the tasks.")
+    @Option(names = "--partition", required = true, paramLabel = "NAME",
+            description = "The partition of the tasks; '!NAME' is the ordered partition NAME, as ordo prints it.")
     String partition;
 
     @Option(names = "--ordered", description = "The partition is ordered: one batch at a time, strictly in order.")
@@ -88,7 +99,8 @@ final class PublishCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    private final PayloadCodec codec = new JacksonPayloadCodec();
+    /** The lines being read, for a batch to ask whether more are at hand. */
+    private ByteLines lines;
 
     /** Exactly one source of payloads. */
     static final class Input {
@@ -105,66 +117,211 @@ final class PublishCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--id names a single task; it cannot be used with --file");
         }
         QueueName queueName = QueueName.of(queue);
-        List<Publication<JsonNode>> publications = publications(payloads());
-        List<PublishReceipt> receipts = new ArrayList<>(publications.size());
-        try (TaskStoreFactory stores = backend.open(Clock.system())) {
-            Publisher<JsonNode> publisher = new Publisher<>(stores.forQueue(queueName), codec);
-            for (int from = 0; from < publications.size(); from += PublishRules.MAX_BATCH) {
-                int to = Math.min(publications.size(), from + PublishRules.MAX_BATCH);
-                receipts.addAll(publisher.publishAll(publications.subList(from, to)));
-            }
+        Partition target = Partitions.fromOptions(partition, ordered);
+        task(target, new byte[0]).build(); // --priority and --delay are checked before the backend is opened
+        try (TaskStoreFactory stores = backend.openWithinTimeout(Clock.system())) {
+            TaskStore store = stores.forQueue(queueName);
+            QueueSettings settings = store.settings(); // the limits, read before any write
+            Tally tally = input.payload != null
+                    ? publishOne(store, settings, target)
+                    : publishFile(store, settings, target);
+            out().printf("published %d task%s to queue %s: %d created, %d duplicate%n", tally.published,
+                    tally.published == 1 ? "" : "s", queueName, tally.created, tally.published - tally.created);
+            out().flush();
         }
-        print(queueName, publications, receipts);
         backend.noteWhenNothingPersists();
         return ExitCodes.OK;
     }
 
-    private List<Publication<JsonNode>> publications(List<JsonNode> payloads) {
-        Partition target = ordered ? Partition.ordered(partition) : Partition.regular(partition);
-        List<Publication<JsonNode>> publications = new ArrayList<>(payloads.size());
-        for (JsonNode payload : payloads) {
-            Publication<JsonNode> publication = Publication.of(target, payload).withPriority(priority).withDelay(delay);
-            publications.add(id == null ? publication : publication.withId(id));
+    private Tally publishOne(TaskStore store, QueueSettings settings, Partition target) {
+        byte[] payload = input.payload.getBytes(UTF_8);
+        checkPayload(payload, "payload", settings);
+        NewTask.Builder task = task(target, payload);
+        if (id != null) {
+            task.id(id);
         }
-        return publications;
+        Tally tally = new Tally();
+        print(store.publish(List.of(task.build())), tally);
+        return tally;
     }
 
-    private List<JsonNode> payloads() {
-        if (input.payload != null) {
-            return List.of(parse(input.payload, "payload"));
+    private NewTask.Builder task(Partition target, byte[] payload) {
+        return NewTask.builder(target, payload).priority(priority).delay(delay);
+    }
+
+    private void checkPayload(byte[] payload, String where, QueueSettings settings) {
+        if (payload.length > settings.maxPayloadBytes()) {
+            throw new InvalidInputException(where, "is " + payload.length + " bytes, the queue allows at most "
+                    + settings.maxPayloadBytes() + " (ordo settings --max-payload-bytes)");
         }
-        String source = input.file.toString().equals("-") ? "stdin" : input.file.toString();
-        List<JsonNode> payloads = new ArrayList<>();
-        try (BufferedReader lines = open(input.file)) {
-            int number = 0;
-            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                number++;
-                if (!line.isBlank()) {
-                    payloads.add(parse(line, source + " line " + number));
-                }
+        JsonPayload.check(payload, where);
+    }
+
+    /**
+     * A file is read twice: once to check every line, so bad input writes nothing, and once to publish.
+     * Stdin and other pipes cannot be read twice: each batch is checked before it is written, and a bad
+     * line after the first write is reported with the lines that were published.
+     */
+    private Tally publishFile(TaskStore store, QueueSettings settings, Partition target) {
+        boolean stdin = input.file.toString().equals("-");
+        String source = stdin ? "stdin" : input.file.toString();
+        // a pipe given by name (--file <(producer), /dev/stdin) can be read once only: read it as stdin is
+        boolean once = stdin || (Files.exists(input.file) && !Files.isRegularFile(input.file));
+        if (!once) {
+            int payloads = readLines(source, settings, (line, payload) -> { });
+            if (payloads == 0) {
+                throw new InvalidInputException(source, "holds no payload (one JSON value a line)");
             }
+        }
+        Batches batches = new Batches(store, source, target, once);
+        try {
+            int payloads = readLines(source, settings, batches::add);
+            batches.flush();
+            if (payloads == 0) {
+                throw new InvalidInputException(source, "holds no payload (one JSON value a line)");
+            }
+        } catch (InvalidInputException | ParameterException e) {
+            throw batches.published == 0 ? e : batches.partial(e.getMessage(), false);
+        }
+        return batches.tally;
+    }
+
+    private interface LineSink {
+        void accept(int line, byte[] payload) throws IOException;
+    }
+
+    /** Reads the source's lines, checks each and hands the non-blank ones on; the number of payloads. */
+    private int readLines(String source, QueueSettings settings, LineSink sink) {
+        int payloads = 0;
+        try (ByteLines lines = new ByteLines(open(input.file), settings.maxPayloadBytes())) {
+            this.lines = lines;
+            for (byte[] line = lines.next(); line != null; line = lines.next()) {
+                if (isBlank(line)) {
+                    continue;
+                }
+                checkPayload(line, source + " line " + lines.number(), settings);
+                sink.accept(lines.number(), line);
+                payloads++;
+            }
+        } catch (ByteLines.LineTooLong e) {
+            throw new InvalidInputException(source + " line " + e.line(), e.getMessage() + ", the queue allows at most "
+                    + settings.maxPayloadBytes() + " (ordo settings --max-payload-bytes)");
         } catch (IOException e) {
             throw new ParameterException(spec.commandLine(), "cannot read " + source + ": " + describe(e));
-        }
-        if (payloads.isEmpty()) {
-            throw new InvalidInputException(source, "holds no payload (one JSON value a line)");
         }
         return payloads;
     }
 
-    private static BufferedReader open(Path file) throws IOException {
-        return file.toString().equals("-")
-                ? new BufferedReader(new InputStreamReader(System.in, UTF_8))
-                : Files.newBufferedReader(file, UTF_8);
+    /** Lines gathered into atomic batches, each published whole; what was published is known exactly. */
+    private final class Batches {
+        final TaskStore store;
+        final String source;
+        final Partition target;
+        /** Read once, as it arrives: a batch also goes out when nothing more is at hand. */
+        final boolean streaming;
+        final List<NewTask> tasks = new ArrayList<>();
+        final List<Integer> lineNumbers = new ArrayList<>();
+        final Tally tally = new Tally();
+        int bytes;
+        int published;
+        int firstLine;
+        int lastPublishedLine;
+
+        Batches(TaskStore store, String source, Partition target, boolean streaming) {
+            this.store = store;
+            this.source = source;
+            this.target = target;
+            this.streaming = streaming;
+        }
+
+        void add(int line, byte[] payload) throws IOException {
+            if (firstLine == 0) {
+                firstLine = line;
+            }
+            tasks.add(task(target, payload).build());
+            lineNumbers.add(line);
+            bytes += payload.length;
+            if (tasks.size() == PublishRules.MAX_BATCH || bytes >= MAX_BATCH_BYTES || (streaming && !lines.moreAtHand())) {
+                flush();
+            }
+        }
+
+        void flush() {
+            if (tasks.isEmpty()) {
+                return;
+            }
+            List<PublishReceipt> receipts;
+            try {
+                receipts = store.publish(tasks);
+            } catch (InvalidInputException e) {
+                RuntimeException named = atLine(e);
+                throw published == 0 ? named : partial(named.getMessage(), false);
+            } catch (QueueCapacityException e) {
+                throw published == 0 ? e : partial(e.getMessage(), false); // refused before anything was written
+            } catch (OrdoException e) {
+                throw partial(e.getMessage(), true);
+            }
+            print(receipts, tally);
+            published += tasks.size();
+            lastPublishedLine = lineNumbers.get(lineNumbers.size() - 1);
+            tasks.clear();
+            lineNumbers.clear();
+            bytes = 0;
+        }
+
+        /** The store names a task by its place in the batch: say which line it came from. */
+        private RuntimeException atLine(InvalidInputException e) {
+            Matcher task = TASK_FIELD.matcher(e.field());
+            if (!task.matches() || Integer.parseInt(task.group(1)) >= lineNumbers.size()) {
+                return e;
+            }
+            int line = lineNumbers.get(Integer.parseInt(task.group(1)));
+            return new InvalidInputException(source + " line " + line + task.group(2), e.problem());
+        }
+
+        /** What stopped the run, which lines were published and, for a batch in flight, which may have been. */
+        OrdoException partial(String problem, boolean batchInFlight) {
+            StringBuilder message = new StringBuilder(problem).append("; ");
+            message.append(published == 0 ? "nothing was published"
+                    : source + " lines " + firstLine + "-" + lastPublishedLine + " were published (" + published
+                    + " task" + (published == 1 ? "" : "s") + ")");
+            if (batchInFlight && !lineNumbers.isEmpty()) {
+                message.append(", lines ").append(lineNumbers.get(0)).append("-")
+                        .append(lineNumbers.get(lineNumbers.size() - 1))
+                        .append(" may or may not have been (their batch was in flight)");
+                message.append(", no line after ").append(lineNumbers.get(lineNumbers.size() - 1)).append(" was");
+            } else {
+                message.append(", no line after ").append(lastPublishedLine).append(" was");
+            }
+            return new PartialPublishException(message.toString());
+        }
     }
 
-    private JsonNode parse(String json, String where) {
-        try {
-            return codec.decode(json.getBytes(UTF_8), JsonNode.class);
-        } catch (PayloadCodecException e) {
-            String reason = e.getCause() instanceof JacksonException jackson ? jackson.getOriginalMessage() : e.getMessage();
-            throw new InvalidInputException(where, "is not JSON: " + reason, e);
+    /** Some lines were published, the rest not: exit 1, with the lines named. */
+    static final class PartialPublishException extends OrdoException {
+        private static final long serialVersionUID = 1L;
+
+        PartialPublishException(String message) {
+            super(message);
         }
+    }
+
+    private static boolean isBlank(byte[] line) {
+        for (byte b : line) {
+            if (b != ' ' && b != '\t' && b != '\r') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static InputStream open(Path file) throws IOException {
+        if (file.toString().equals("-")) {
+            return System.in;
+        }
+        // a FileInputStream tells how much a pipe holds (available()); a channel's stream cannot
+        boolean pipe = Files.exists(file) && !Files.isRegularFile(file);
+        return pipe ? new FileInputStream(file.toFile()) : Files.newInputStream(file);
     }
 
     private static String describe(IOException e) {
@@ -174,19 +331,28 @@ final class PublishCommand implements Callable<Integer> {
         return e instanceof AccessDeniedException ? "permission denied" : e.getMessage();
     }
 
-    private void print(QueueName queueName, List<Publication<JsonNode>> sent, List<PublishReceipt> receipts) {
-        PrintWriter out = spec.commandLine().getOut();
-        long created = receipts.stream().filter(receipt -> receipt.outcome() == PublishOutcome.CREATED).count();
-        for (int i = 0; i < receipts.size(); i++) {
-            Publication<JsonNode> publication = sent.get(i);
-            out.printf("%-9s  %s  %s%s%s%n", Labels.of(receipts.get(i).outcome()), receipts.get(i).id(),
-                    publication.partition(),
-                    publication.priority().equals(Priority.DEFAULT) ? "" : "  priority " + publication.priority().value(),
-                    publication.delay().isZero() ? "" : "  delay " + readable(publication.delay()));
+    private static final class Tally {
+        long published;
+        long created;
+    }
+
+    private void print(List<PublishReceipt> receipts, Tally tally) {
+        PrintWriter out = out();
+        for (PublishReceipt receipt : receipts) {
+            tally.published++;
+            if (receipt.outcome() == PublishOutcome.CREATED) {
+                tally.created++;
+            }
+            out.printf("%-9s  %s  %s%s%s%n", Labels.of(receipt.outcome()), TerminalText.escape(receipt.id()),
+                    TerminalText.escape(Partitions.fromOptions(partition, ordered)),
+                    priority == Priority.DEFAULT.value() ? "" : "  priority " + priority,
+                    delay.isZero() ? "" : "  delay " + readable(delay));
         }
-        out.printf("published %d task%s to queue %s: %d created, %d duplicate%n",
-                receipts.size(), receipts.size() == 1 ? "" : "s", queueName, created, receipts.size() - created);
         out.flush();
+    }
+
+    private PrintWriter out() {
+        return spec.commandLine().getOut();
     }
 
     private static String readable(Duration duration) {

@@ -2,6 +2,7 @@ package io.ordo.cli;
 
 import io.ordo.domain.QueueName;
 import io.ordo.ports.Clock;
+import io.ordo.ports.QueueStats;
 import io.ordo.ports.TaskStore;
 import io.ordo.ports.TaskStoreFactory;
 import picocli.CommandLine.Mixin;
@@ -37,9 +38,48 @@ abstract class QueueCommand implements Callable<Integer> {
 
     /** Runs the call on the queue's store, which is closed before the answer is printed. */
     <R> R onStore(Function<TaskStore, R> call) {
-        try (TaskStoreFactory stores = backend.open(Clock.system())) {
+        try (TaskStoreFactory stores = backend.openWithinTimeout(Clock.system())) {
             return call.apply(stores.forQueue(queueName()));
         }
+    }
+
+    /**
+     * Runs the call on the queue's store with the queue's existence known: a queue exists once anything
+     * was published to it, it was paused, configured or has a consumer. Its counters tell in one read;
+     * only a queue that looks empty is looked up among the backend's queues (a SCAN on Redis).
+     */
+    <R> R onExistingStore(Function<TaskStore, R> call, java.util.function.Predicate<R> looksAbsent) {
+        try (TaskStoreFactory stores = backend.openWithinTimeout(Clock.system())) {
+            TaskStore store = stores.forQueue(queueName());
+            R answer = call.apply(store);
+            if (looksAbsent.test(answer) && !exists(store.stats()) && !stores.knownQueues().contains(queueName())) {
+                throw new QueueNotFound();
+            }
+            return answer;
+        }
+    }
+
+    private static boolean exists(QueueStats stats) {
+        return stats.publishedTotal() > 0 || stats.ready() + stats.delayed() + stats.inFlight() + stats.dead() > 0
+                || stats.deadLetteredTotal() > 0 || stats.paused() || stats.liveConsumers() > 0;
+    }
+
+    /** The queue named has never held anything on this backend. */
+    static final class QueueNotFound extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        QueueNotFound() {
+            super(null, null, false, false);
+        }
+    }
+
+    /** Says on stderr that the queue does not exist (a mistyped --queue or --redis, most likely); exit 3. */
+    int queueNotFound() {
+        backend.noteWhenNothingPersists();
+        spec.commandLine().getErr().printf("ordo: queue %s does not exist on %s (nothing was ever published to it;"
+                + " check --queue and --backend/--redis)%n", queueName(), backend.describe());
+        spec.commandLine().getErr().flush();
+        return ExitCodes.NOT_FOUND;
     }
 
     PrintWriter out() {

@@ -82,7 +82,8 @@ final class SettingsCommand extends QueueCommand {
                 || maxPayloadBytes != null;
     }
 
+    /** As the options take durations: {@code 30s}, {@code 5m}, {@code 250ms}. */
     private static String millis(Duration duration) {
-        return duration.toMillis() + " ms";
+        return CliTerms.readable(duration);
     }
 }

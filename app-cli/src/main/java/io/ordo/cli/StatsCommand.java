@@ -19,7 +19,12 @@ import java.io.PrintWriter;
 final class StatsCommand extends QueueCommand {
     @Override
     public Integer call() {
-        QueueStats stats = onStore(TaskStore::stats);
+        QueueStats stats;
+        try {
+            stats = onExistingStore(TaskStore::stats, answer -> true);
+        } catch (QueueNotFound absent) {
+            return queueNotFound();
+        }
         PrintWriter out = out();
         out.printf("queue %s on %s%n", queueName(), backend.backend());
         row(out, "ready", stats.ready());

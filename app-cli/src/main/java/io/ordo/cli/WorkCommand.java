@@ -12,6 +12,7 @@ import io.ordo.cli.work.TaskJournal;
 import io.ordo.cli.work.TaskLog;
 import io.ordo.cli.work.WorkTally;
 import io.ordo.domain.InvalidInputException;
+import io.ordo.domain.OrdoException;
 import io.ordo.domain.Partition;
 import io.ordo.domain.PublishRules;
 import io.ordo.domain.QueueName;
@@ -26,6 +27,7 @@ import io.ordo.runtime.RuntimeModule;
 import io.ordo.runtime.Workers;
 import io.ordo.runtime.worker.ConsumerNames;
 import io.ordo.runtime.worker.Worker;
+import io.ordo.runtime.worker.WorkerHealth;
 import io.ordo.runtime.worker.WorkerListener;
 import io.ordo.runtime.worker.WorkerOptions;
 import picocli.CommandLine.Command;
@@ -44,6 +46,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 
 /**
@@ -65,6 +68,8 @@ import java.util.random.RandomGenerator;
                 "  ordo work --queue demo --demo-tasks 200 --failure-rate 0.1 --until-empty"})
 final class WorkCommand implements Callable<Integer> {
     private static final Duration EMPTY_CHECK_INTERVAL = Duration.ofMillis(200);
+    private static final Duration BACKEND_WAIT_MAX_PAUSE = Duration.ofSeconds(2);
+    private static final int MAX_PORT = 65_535;
     private static final Partition[] DEMO_PARTITIONS = {
             Partition.regular("emails"), Partition.regular("thumbnails"), Partition.ordered("account-1"),
             Partition.ordered("account-2")};
@@ -152,13 +157,31 @@ final class WorkCommand implements Callable<Integer> {
             throw new InvalidInputException("--demo-tasks", "must not be negative, was " + demoTasks);
         }
         QueueName queueName = QueueName.of(queue);
+        if (metricsPort != null && (metricsPort < 0 || metricsPort > MAX_PORT)) {
+            throw new ParameterException(spec.commandLine(), "--metrics-port must be 0 (any free port) to "
+                    + MAX_PORT + ", was " + metricsPort);
+        }
+        Deadline deadline = new Deadline(backend.timeout(), backend.describe());
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         Injector injector = backend.injector(Clock.system(), new RuntimeModule(registry));
         TaskStoreFactory stores = injector.getInstance(TaskStoreFactory.class);
         Run run = new Run(stores);
+        Thread hook = new Thread(run::stop, "ordo-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
         try {
             TaskStore store = stores.forQueue(queueName);
-            store.settings(); // fails here, in one line, if the backend is not there at all
+            if (metricsPort != null) {
+                // probes answer from the start: live, and not ready until the backend answers and work begins
+                run.server = serveMetrics(registry, run::health);
+                err().printf("ordo: metrics on http://localhost:%d/metrics, probes /healthz and /readyz%n",
+                        run.server.port());
+                err().flush();
+                if (!awaitBackend(store, deadline, run)) {
+                    return ExitCodes.OK; // stopped by a signal while waiting
+                }
+            } else {
+                deadline.within(store::settings); // fails here, in one line, if the backend is not there at all
+            }
             publishDemoTasks(injector.getInstance(Workers.class).publisher(queueName));
             List<WorkerListener> listeners = new ArrayList<>(List.of(run.tally));
             if (logTasks) {
@@ -167,23 +190,20 @@ final class WorkCommand implements Callable<Integer> {
             Worker<JsonNode> worker = injector.getInstance(Workers.class).worker(queueName, JsonNode.class,
                     new DemoHandler(workTime, failureRate, random, drills(run)), options,
                     listeners.toArray(WorkerListener[]::new));
-            if (metricsPort != null) {
-                run.server = serveMetrics(registry, worker);
-            }
             run.worker = worker;
-            Thread hook = new Thread(run::stop, "ordo-shutdown");
-            Runtime.getRuntime().addShutdownHook(hook);
+            if (run.stopRequested) {
+                return ExitCodes.OK;
+            }
             worker.start();
             run.progress = ProgressLine.startIfTerminal(err(), run.tally, worker);
-            announce(worker, run.server);
+            announce(worker);
             if (untilEmpty) {
                 stopWhenEmpty(store, worker);
             }
             worker.awaitStopped();
-            run.finish();
-            removeHook(hook);
         } finally {
             run.finish();
+            removeHook(hook);
         }
         return ExitCodes.OK;
     }
@@ -196,6 +216,7 @@ final class WorkCommand implements Callable<Integer> {
         volatile MetricsServer server;
         volatile ProgressLine progress;
         volatile TaskJournal journal;
+        volatile boolean stopRequested;
         private boolean finished;
 
         Run(TaskStoreFactory stores) {
@@ -204,6 +225,7 @@ final class WorkCommand implements Callable<Integer> {
 
         /** On SIGTERM or SIGINT: stop gracefully, then close everything before the JVM exits. */
         void stop() {
+            stopRequested = true;
             if (progress != null) {
                 progress.close(); // the log lines of the shutdown start on a clean line
             }
@@ -212,6 +234,12 @@ final class WorkCommand implements Callable<Integer> {
                 running.stop();
             }
             finish();
+        }
+
+        /** The worker's health once it exists; before that live (the process is fine) and not ready. */
+        WorkerHealth health() {
+            Worker<JsonNode> running = worker;
+            return running == null ? new WorkerHealth(Worker.State.NEW, false, 0) : running.health();
         }
 
         synchronized void finish() {
@@ -283,13 +311,10 @@ final class WorkCommand implements Callable<Integer> {
         }
     }
 
-    private void announce(Worker<?> worker, MetricsServer server) {
+    private void announce(Worker<?> worker) {
         PrintWriter err = err();
         err.printf("ordo: working on queue %s on %s as %s (concurrency %d, prefetch %d)%n", worker.queue(),
                 backend.describe(), worker.consumer(), worker.options().concurrency(), worker.options().prefetch());
-        if (server != null) {
-            err.printf("ordo: metrics on http://localhost:%d/metrics, probes /healthz and /readyz%n", server.port());
-        }
         err.println(untilEmpty ? "ordo: stops once the queue is empty; Ctrl-C stops earlier"
                 : "ordo: Ctrl-C stops gracefully (grace " + grace.toMillis() / 1000.0 + " s)");
         err.flush();
@@ -331,9 +356,47 @@ final class WorkCommand implements Callable<Integer> {
         return spec.commandLine().getErr();
     }
 
-    private MetricsServer serveMetrics(PrometheusMeterRegistry registry, Worker<?> worker) {
+    /**
+     * Serving probes means running as a service (Kubernetes, systemd), where Redis may come up after
+     * the worker: it waits for the backend, saying so once, and starts working when it answers. Without
+     * probes it is run by hand, and a backend that does not answer is most likely a typo: it fails at once.
+     * False when a signal stopped the wait.
+     */
+    private boolean awaitBackend(TaskStore store, Deadline deadline, Run run) {
+        long pause = 100;
+        boolean said = false;
+        while (!run.stopRequested) {
+            try {
+                deadline.within(store::settings);
+                if (said) {
+                    err().printf("ordo: %s answers: starting%n", backend.describe());
+                    err().flush();
+                }
+                return true;
+            } catch (InvalidInputException e) {
+                throw e;
+            } catch (OrdoException unavailable) {
+                if (!said) {
+                    said = true;
+                    err().printf("ordo: %s; waiting for it (/healthz 200, /readyz 503 until it answers)%n",
+                            unavailable.getMessage());
+                    err().flush();
+                }
+            }
+            try {
+                Thread.sleep(pause);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+            pause = Math.min(pause * 2, BACKEND_WAIT_MAX_PAUSE.toMillis());
+        }
+        return false;
+    }
+
+    private MetricsServer serveMetrics(PrometheusMeterRegistry registry, Supplier<WorkerHealth> health) {
         try {
-            return MetricsServer.start(metricsPort, registry, worker::health);
+            return MetricsServer.start(metricsPort, registry, health);
         } catch (UncheckedIOException e) {
             throw new ParameterException(spec.commandLine(), "--metrics-port " + metricsPort + ": "
                     + e.getCause().getMessage());

@@ -63,6 +63,19 @@ class PublishCommandTest {
     }
 
     @Test
+    void a_named_pipe_is_read_once_as_it_arrives() throws Exception {
+        Path fifo = dir.resolve("producer.fifo");
+        assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();
+        java.util.concurrent.CompletableFuture<CliRun> run = java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> CliRun.of("publish", "--queue", "q", "--partition", "p", "--file", fifo.toString()));
+        Files.writeString(fifo, "{\"a\":1}\n{\"a\":2}\n"); // opens, writes and closes the pipe: it can be read once
+
+        CliRun done = run.get(30, java.util.concurrent.TimeUnit.SECONDS);
+        assertThat(done.exitCode()).as(done.err()).isEqualTo(ExitCodes.OK);
+        assertThat(done.outLines()).last().isEqualTo("published 2 tasks to queue q: 2 created, 0 duplicate");
+    }
+
+    @Test
     void a_payload_that_is_not_json_is_bad_input() {
         CliRun run = CliRun.of("publish", "--queue", "q", "--partition", "p", "hello");
 
@@ -127,7 +140,7 @@ class PublishCommandTest {
     void a_priority_out_of_range_is_bad_input() {
         CliRun run = CliRun.of("publish", "--queue", "q", "--partition", "p", "--priority", "5000", "{}");
 
-        assertBadInput(run, "ordo: priority: must be between -1000 and 1000, was 5000");
+        assertBadInput(run, "ordo: --priority: must be between -1000 and 1000, was 5000");
     }
 
     @Test
@@ -141,14 +154,32 @@ class PublishCommandTest {
     void a_delay_over_a_year_is_bad_input() {
         CliRun run = CliRun.of("publish", "--queue", "q", "--partition", "p", "--delay", "400d", "{}");
 
-        assertBadInput(run, "ordo: delay: must be at most");
+        assertBadInput(run, "ordo: --delay: must be at most 365d, was 400d");
     }
 
     @Test
-    void a_regular_partition_starting_with_the_ordered_marker_is_bad_input() {
-        CliRun run = CliRun.of("publish", "--queue", "q", "--partition", "!account", "{}");
+    void a_partition_is_written_as_ordo_prints_it() {
+        CliRun marked = CliRun.of("publish", "--queue", "q", "--partition", "!account-42", "--id", "a", "{}");
+        CliRun markedAndOrdered = CliRun.of("publish", "--queue", "q", "--partition", "!account-42", "--ordered",
+                "--id", "b", "{}");
 
-        assertBadInput(run, "ordo: partition: a regular partition must not start with '!'");
+        assertThat(marked.outLines()).first().isEqualTo("created    a  !account-42");
+        assertThat(markedAndOrdered.outLines()).first().isEqualTo("created    b  !account-42");
+    }
+
+    @Test
+    void json_null_is_refused_as_the_library_refuses_a_null_payload() throws IOException {
+        Path file = Files.writeString(dir.resolve("nulls.jsonl"), "{}\n null \n");
+
+        assertBadInput(CliRun.of("publish", "--queue", "q", "--partition", "p", "null"), "ordo: payload: is JSON null");
+        assertBadInput(CliRun.of("publish", "--queue", "q", "--partition", "p", "--file", file.toString()),
+                "ordo: " + file + " line 2: is JSON null");
+    }
+
+    @Test
+    void non_standard_json_is_refused() {
+        assertBadInput(CliRun.of("publish", "--queue", "q", "--partition", "p", "{\"x\":Infinity}"), "ordo: payload: is not JSON: ");
+        assertBadInput(CliRun.of("publish", "--queue", "q", "--partition", "p", "{} {}"), "ordo: payload: is not JSON: ");
     }
 
     private static void assertBadInput(CliRun run, String errorStart) {

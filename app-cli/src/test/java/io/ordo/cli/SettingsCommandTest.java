@@ -14,7 +14,7 @@ class SettingsCommandTest {
                 "queue orders on inmemory",
                 "  max attempts         5",
                 "  processing timeout   off",
-                "  heartbeat ttl        30000 ms",
+                "  heartbeat ttl        30s",
                 "  dedup window         off",
                 "  max payload bytes    1048576");
     }
@@ -28,8 +28,8 @@ class SettingsCommandTest {
         assertThat(run.outLines()).containsExactly(
                 "queue orders on inmemory (changed)",
                 "  max attempts         3",
-                "  processing timeout   5000 ms",
-                "  heartbeat ttl        2000 ms",
+                "  processing timeout   5s",
+                "  heartbeat ttl        2s",
                 "  dedup window         off",
                 "  max payload bytes    1048576");
     }
@@ -39,6 +39,14 @@ class SettingsCommandTest {
         CliRun run = CliRun.of("settings", "--queue", "orders", "--max-attempts", "0");
 
         assertThat(run.exitCode()).isEqualTo(ExitCodes.BAD_INPUT);
-        assertThat(run.errLines()).singleElement().asString().startsWith("ordo: ").contains("maxAttempts");
+        assertThat(run.errLines()).containsExactly("ordo: --max-attempts: must be between 1 and 1000, was 0");
+    }
+
+    @Test
+    void a_bad_duration_is_named_by_its_option_in_the_options_notation() {
+        CliRun run = CliRun.of("settings", "--queue", "orders", "--dedup-window", "400d");
+
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(run.errLines()).containsExactly("ordo: --dedup-window: must be at most 365d, was 400d");
     }
 }

@@ -65,7 +65,7 @@ class WorkCommandTest {
 
         assertThat(run.exitCode()).isEqualTo(ExitCodes.BAD_INPUT);
         assertThat(run.errLines()).containsExactly(
-                "ordo: prefetch: must be at least the concurrency 8 (a thread without a task idles), was 2");
+                "ordo: --prefetch: must be at least the concurrency 8 (a thread without a task idles), was 2");
     }
 
     @Test

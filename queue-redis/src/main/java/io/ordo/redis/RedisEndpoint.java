@@ -29,6 +29,7 @@ import java.util.stream.Collectors;
  */
 public final class RedisEndpoint {
     public static final int DEFAULT_PORT = 6379;
+    private static final int MAX_PORT = 65_535;
     private static final String CLUSTER_SCHEME = "redis-cluster";
     private static final String TLS_CLUSTER_SCHEME = "rediss-cluster";
     private static final String SENTINEL_SCHEME = "redis-sentinel";
@@ -89,7 +90,8 @@ public final class RedisEndpoint {
             throw new InvalidInputException("redisUri", "must not be empty");
         }
         String trimmed = uri.trim();
-        int queryStart = trimmed.indexOf('?');
+        // a '?' or '#' inside the password is not the start of the query: look after the user info only
+        int queryStart = trimmed.indexOf('?', trimmed.lastIndexOf('@') + 1);
         String withoutQuery = queryStart < 0 ? trimmed : trimmed.substring(0, queryStart);
         Map<String, String> query = query(queryStart < 0 ? "" : trimmed.substring(queryStart + 1), trimmed);
         String scheme = trimmed.replaceFirst("://.*", "").toLowerCase(Locale.ROOT);
@@ -249,7 +251,8 @@ public final class RedisEndpoint {
         try {
             parsed = new URI(uri.trim());
         } catch (URISyntaxException e) {
-            throw new InvalidInputException("redisUri", "is not a URI: " + e.getMessage(), e);
+            // the exception's message and input hold the whole URI, password included: neither is kept
+            throw new InvalidInputException("redisUri", "is not a URI (" + e.getReason() + "), was " + redact(uri));
         }
         String scheme = parsed.getScheme();
         if (!"redis".equalsIgnoreCase(scheme) && !"rediss".equalsIgnoreCase(scheme)) {
@@ -265,6 +268,9 @@ public final class RedisEndpoint {
             host = host.substring(1, host.length() - 1);
         }
         int port = parsed.getPort() < 0 ? DEFAULT_PORT : parsed.getPort();
+        if (port < 1 || port > MAX_PORT) {
+            throw new InvalidInputException("redisUri", "the port must be 1 to " + MAX_PORT + ", was " + port);
+        }
         String username = null;
         String password = null;
         String userInfo = parsed.getRawUserInfo();
@@ -300,12 +306,24 @@ public final class RedisEndpoint {
         }
     }
 
+    /** Percent-decodes a part of the URI; the JDK's message on a bad escape quotes the text, which may be the password. */
     private static String decode(String text) {
-        return URLDecoder.decode(text.replace("+", "%2B"), StandardCharsets.UTF_8);
+        try {
+            return URLDecoder.decode(text.replace("+", "%2B"), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidInputException("redisUri", "has a malformed %-escape (write % as %25)");
+        }
     }
 
-    private static String redact(String uri) {
-        return uri.replaceAll("//[^@/]*@", "//***@");
+    /**
+     * The URI without what stands between {@code ://} and the last {@code @}: the user info, which may
+     * itself hold {@code /}, {@code @}, {@code ?} or {@code #}. Redacting too much is harmless; too little leaks.
+     */
+    static String redact(String uri) {
+        int start = uri.indexOf("://");
+        int at = uri.lastIndexOf('@');
+        int from = start < 0 ? 0 : start + 3;
+        return at < from ? uri : uri.substring(0, from) + "***" + uri.substring(at);
     }
 
     public String host() {

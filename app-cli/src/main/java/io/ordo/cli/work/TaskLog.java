@@ -1,6 +1,7 @@
 package io.ordo.cli.work;
 
 import io.ordo.cli.Labels;
+import io.ordo.cli.TerminalText;
 import io.ordo.domain.Lease;
 import io.ordo.runtime.worker.Settlement;
 import io.ordo.runtime.worker.WorkerListener;
@@ -30,7 +31,8 @@ public final class TaskLog implements WorkerListener {
 
     private void line(String event, Lease lease) {
         synchronized (out) {
-            out.printf("%-19s  %s  %s  attempt %d%n", event, lease.id(), lease.partition(), lease.task().attempts());
+            out.printf("%-19s  %s  %s  attempt %d%n", event, TerminalText.escape(lease.id()),
+                    TerminalText.escape(lease.partition()), lease.task().attempts());
             out.flush();
         }
     }

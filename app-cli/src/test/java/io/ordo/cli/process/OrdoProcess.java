@@ -44,9 +44,18 @@ public final class OrdoProcess implements AutoCloseable {
 
     /** Starts it with {@code environment} added to this process's environment. */
     public static OrdoProcess start(Map<String, String> environment, String... args) {
+        return start(environment, "256m", args);
+    }
+
+    /** Starts it with at most {@code maxHeap} of heap ({@code -Xmx}), to show what fits in how much memory. */
+    public static OrdoProcess startWithMaxHeap(String maxHeap, String... args) {
+        return start(Map.of(), maxHeap, args);
+    }
+
+    private static OrdoProcess start(Map<String, String> environment, String maxHeap, String... args) {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", // starts faster, fewer threads; these runs are short
+                "-Xmx" + maxHeap, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", // starts faster, fewer threads; these runs are short
                 "-cp", System.getProperty("java.class.path"), OrdoCli.class.getName()));
         command.addAll(List.of(args));
         try {

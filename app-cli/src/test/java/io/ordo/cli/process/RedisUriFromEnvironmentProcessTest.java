@@ -35,7 +35,7 @@ class RedisUriFromEnvironmentProcessTest {
     @Test
     void the_inmemory_backend_ignores_the_environment_variable() {
         try (OrdoProcess ordo = OrdoProcess.start(Map.of("ORDO_REDIS_URI", UNREACHABLE_FROM_ENVIRONMENT),
-                "stats", "--queue", "orders")) {
+                "settings", "--queue", "orders")) {
             assertThat(ordo.awaitExit()).isZero();
         }
     }

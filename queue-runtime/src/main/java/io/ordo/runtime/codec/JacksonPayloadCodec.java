@@ -9,6 +9,8 @@ import io.ordo.ports.PayloadCodec;
 import io.ordo.ports.PayloadCodecException;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * Payloads as JSON through Jackson. Unknown properties are ignored when decoding so a producer
@@ -16,6 +18,7 @@ import java.io.IOException;
  * payload cut or glued together is corrupt (docs/decisions/json-payload-codec.md).
  */
 public final class JacksonPayloadCodec implements PayloadCodec {
+    private static final byte[] JSON_NULL = "null".getBytes(StandardCharsets.US_ASCII);
     private final ObjectMapper mapper;
     /**
      * One reader per payload type, made on first use: {@code mapper.readValue(bytes, type)} resolves the
@@ -43,10 +46,20 @@ public final class JacksonPayloadCodec implements PayloadCodec {
         this.mapper = Validate.notNull("mapper", mapper);
     }
 
+    /**
+     * The value as JSON. A value that is JSON {@code null} (a null, a {@code NullNode}, an empty
+     * {@code Optional}) is refused: a task needs a payload, and {@code ordo publish null} is refused too
+     * (docs/decisions/cli-publish-input.md).
+     */
     @Override
     public byte[] encode(Object value) {
         try {
-            return mapper.writeValueAsBytes(value);
+            byte[] json = mapper.writeValueAsBytes(value);
+            if (Arrays.equals(json, JSON_NULL)) {
+                throw new PayloadCodecException("cannot publish " + typeName(value)
+                        + ": it is JSON null, and a task needs a payload");
+            }
+            return json;
         } catch (IOException e) {
             throw new PayloadCodecException("cannot encode " + typeName(value) + " as JSON: " + describe(e), e);
         }
