@@ -84,7 +84,7 @@ final class BackendOptions {
         };
     }
 
-    private RedisOptions redisOptions() {
+    RedisOptions redisOptions() {
         try {
             return RedisOptions.create(root().redis == null ? DEFAULT_REDIS : root().redis);
         } catch (InvalidInputException e) {

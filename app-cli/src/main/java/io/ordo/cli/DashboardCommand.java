@@ -44,10 +44,10 @@ import java.util.regex.Pattern;
  */
 @Command(name = "dashboard", mixinStandardHelpOptions = true,
         description = {"Serves the operator dashboard: queues, partitions, consumers and dead letters, with actions.",
-                "Actions (pause, resume, redrive, purge, cancel, unblock) need the token: --token, else $"
-                        + DashboardCommand.TOKEN_ENVIRONMENT_VARIABLE + ", else a fresh one,",
-                "printed once on stderr (or written to --token-file). On loopback anyone who reaches it may look;",
-                "on any other address reads need the token too, and Host must be the address or an --allow-host."},
+                "Actions (pause, resume, redrive, purge, cancel, unblock) need the token: --token,",
+                "else $" + DashboardCommand.TOKEN_ENVIRONMENT_VARIABLE + ", else a fresh one printed once on stderr (or to --token-file).",
+                "On loopback anyone who reaches it may look; on any other address reads need the",
+                "token too, and it answers only to its own address and the --allow-host names."},
         footer = {"", "Examples:", "  ordo dashboard --demo",
                 "  ordo dashboard --backend lettuce --redis redis://localhost:6379 --listen 127.0.0.1:7420",
                 "  ordo dashboard --backend lettuce --redis redis://redis:6379 --listen 0.0.0.0:7420 --allow-host ordo.example.com --token-file /run/ordo/token"})
