@@ -1,7 +1,9 @@
 package io.ordo.cli;
 
 import io.ordo.redis.RedisAcl;
+import io.ordo.redis.testing.RedisCluster;
 import io.ordo.redis.testing.RedisServer;
+import io.ordo.redis.testing.SentinelGroup;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -89,6 +91,39 @@ class DoctorCommandTest {
 
             CliRun cluster = CliRun.of("--redis", "redis-cluster://127.0.0.1:" + node.port(), "doctor");
             assertThat(cluster.out()).contains("FAIL  topology     cluster state fail").contains("0 of 16384 slots assigned");
+        }
+    }
+
+    @Test
+    void a_healthy_cluster_as_the_least_privileged_user_passes() {
+        try (RedisCluster cluster = RedisCluster.start()) {
+            List<String> rules = new ArrayList<>(List.of("on", ">doctor-secret"));
+            rules.addAll(RedisAcl.rules(true));
+            cluster.setUser("doctor-user", rules);
+            CliRun run = CliRun.of("--redis", cluster.uri("doctor-user", "doctor-secret"), "doctor");
+
+            assertThat(run.out()).as(run.err()).contains("ok    topology     cluster, state ok, 3 masters serving slots")
+                    .contains("ok    acl          user 'doctor-user' may run all " + (commandCount() + RedisAcl.CLUSTER_COMMANDS.size()))
+                    .doesNotContain("doctor-secret");
+            // the doctor tries CONFIG GET and CLUSTER INFO, which Ordo's user may not run; its probes are all allowed
+            List<String> refused = cluster.aclDenials().stream().map(entry -> (List<?>) entry)
+                    .map(entry -> String.valueOf(entry.get(entry.indexOf("object") + 1))).toList();
+            assertThat(refused).isNotEmpty().allMatch(command -> command.equals("config|get") || command.equals("cluster|info"));
+        }
+    }
+
+    @Test
+    void through_sentinel_the_master_and_the_quorum_are_checked() {
+        try (SentinelGroup group = SentinelGroup.start()) {
+            CliRun run = CliRun.of("--redis", group.uri(), "doctor");
+
+            assertThat(run.out()).as(run.err())
+                    .contains("ok    sentinel     master '" + SentinelGroup.MASTER_NAME + "' at 127.0.0.1:" + group.master().port())
+                    .contains("3 usable Sentinels")
+                    .contains("ok    topology     master (through Sentinel) at 127.0.0.1:" + group.master().port() + ", 1 replica");
+            CliRun unknown = CliRun.of("--redis", group.uri().replace("master=" + SentinelGroup.MASTER_NAME, "master=nobody"), "doctor");
+            assertThat(unknown.exitCode()).isEqualTo(ExitCodes.FAILURE);
+            assertThat(unknown.out()).contains("does not know a master 'nobody'");
         }
     }
 

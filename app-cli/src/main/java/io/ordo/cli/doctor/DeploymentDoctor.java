@@ -14,10 +14,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Checks a Redis deployment for what Ordo needs (docs/reliability.md, "Before going live"): the
@@ -133,13 +135,18 @@ public final class DeploymentDoctor {
             try {
                 cluster = fields(redis.callText("CLUSTER", "INFO"));
             } catch (JedisDataException refused) {
-                findings.add(Finding.warn("topology", "cluster node; this user may not run CLUSTER INFO (" + firstLine(refused) + ")",
-                        "run ordo doctor once with an administrator's URI as well"));
-                return;
+                // Ordo's cluster user may not run CLUSTER INFO, but may read the slot map its clients read
+                try {
+                    cluster = fromSlotMap(redis.call("CLUSTER", "SLOTS"));
+                } catch (JedisDataException alsoRefused) {
+                    findings.add(Finding.warn("topology", "cluster node; this user may read neither CLUSTER INFO nor CLUSTER SLOTS",
+                            "run ordo doctor once with an administrator's URI as well"));
+                    return;
+                }
             }
             String state = cluster.getOrDefault("cluster_state", "unknown");
-            String shape = cluster.getOrDefault("cluster_size", "?") + " masters serving slots, "
-                    + cluster.getOrDefault("cluster_known_nodes", "?") + " nodes";
+            String shape = cluster.getOrDefault("cluster_size", "?") + " masters serving slots"
+                    + (cluster.containsKey("cluster_known_nodes") ? ", " + cluster.get("cluster_known_nodes") + " nodes" : "");
             if (state.equals("ok")) {
                 findings.add(Finding.ok("topology", "cluster, state ok, " + shape));
             } else {
@@ -305,6 +312,20 @@ public final class DeploymentDoctor {
             }
         }
         throw new QueueUnavailableException("no sentinel of " + endpoint.address() + " answered");
+    }
+
+    /** What CLUSTER INFO would say of state, size and slots, from CLUSTER SLOTS: ranges of slots and their master. */
+    private static Map<String, String> fromSlotMap(Object slots) {
+        long assigned = 0;
+        Set<String> masters = new HashSet<>();
+        for (Object range : slots instanceof List<?> list ? list : List.of()) {
+            if (range instanceof List<?> parts && parts.size() >= 3 && parts.get(2) instanceof List<?> master) {
+                assigned += ((Number) parts.get(1)).longValue() - ((Number) parts.get(0)).longValue() + 1;
+                masters.add(master.get(0) + ":" + master.get(1));
+            }
+        }
+        return Map.of("cluster_state", assigned == 16384 ? "ok" : "fail", "cluster_size", Integer.toString(masters.size()),
+                "cluster_slots_assigned", Long.toString(assigned));
     }
 
     private static Map<String, String> fields(String text) {
