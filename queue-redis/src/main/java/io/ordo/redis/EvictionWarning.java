@@ -5,14 +5,16 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Warns once, when a store factory starts, if Redis's eviction policy can delete tasks
- * ({@link EvictionPolicy}): every application that runs workers on Ordo's Redis stores gets the
- * warning in its log, {@code ordo work} included, without asking. It reads {@code INFO memory} on a
- * daemon thread, so starting never waits for it; while Redis cannot be reached it asks again, with
+ * Warns once, when a store factory first sends a command, if Redis's eviction policy can delete
+ * tasks ({@link EvictionPolicy}): every application that runs workers on Ordo's Redis stores gets
+ * the warning in its log, {@code ordo work} included, without asking. It reads {@code INFO memory}
+ * on a daemon thread, so no call waits for it; while Redis cannot be reached it asks again, with
  * growing pauses, for at most {@link #GIVE_UP_AFTER}. A user that may not run INFO gets one note
- * instead (ordo doctor checks the deployment with an administrator's URI).
+ * instead (ordo doctor checks the deployment with an administrator's URI). Nothing connects before
+ * the stores' first command, as before.
  */
 final class EvictionWarning {
     static final Duration GIVE_UP_AFTER = Duration.ofMinutes(10);
@@ -20,13 +22,15 @@ final class EvictionWarning {
     private static final Duration LONGEST_PAUSE = Duration.ofSeconds(30);
     private static final Logger LOG = LoggerFactory.getLogger(EvictionWarning.class);
 
-    private EvictionWarning() {
-    }
+    private final AtomicBoolean started = new AtomicBoolean();
 
-    static void checkInBackground(RedisTransport transport) {
-        Thread thread = new Thread(() -> check(transport), "ordo-redis-eviction-check");
-        thread.setDaemon(true);
-        thread.start();
+    /** Starts the check on its first call, and does nothing on every later one. */
+    void startOnce(RedisTransport transport) {
+        if (started.compareAndSet(false, true)) {
+            Thread thread = new Thread(() -> check(transport), "ordo-redis-eviction-check");
+            thread.setDaemon(true);
+            thread.start();
+        }
     }
 
     /** Reads the policy and logs what it means; the warning's text if one was logged. */

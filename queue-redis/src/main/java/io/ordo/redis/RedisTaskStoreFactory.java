@@ -22,7 +22,6 @@ public final class RedisTaskStoreFactory implements TaskStoreFactory {
     public RedisTaskStoreFactory(RedisTransport transport, RedisOptions options) {
         this.transport = Validate.notNull("transport", transport);
         this.executor = new ScriptExecutor(transport, Validate.notNull("options", options));
-        EvictionWarning.checkInBackground(transport);
     }
 
     /** The queue's store on the server's clock ({@code TIME} inside every script). */
