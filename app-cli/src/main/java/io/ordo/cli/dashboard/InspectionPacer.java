@@ -49,8 +49,10 @@ final class InspectionPacer {
             inspecting = true;
         }
         long started = nanoTime.getAsLong();
+        boolean answered = false;
         try {
             QueueInspection fresh = inspection.get();
+            answered = true;
             synchronized (this) {
                 readings.put(queue, fresh);
             }
@@ -59,7 +61,8 @@ final class InspectionPacer {
             long finished = nanoTime.getAsLong();
             synchronized (this) {
                 inspecting = false;
-                notBeforeNanos = finished + COST_FACTOR * (finished - started);
+                // a failed inspection mostly waited (a timeout), it did not work Redis for that long
+                notBeforeNanos = finished + (answered ? COST_FACTOR : 1) * (finished - started);
             }
         }
     }

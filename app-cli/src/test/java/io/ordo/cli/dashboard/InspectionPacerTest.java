@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * After an inspection that took {@code d}, nothing is inspected again until twenty times {@code d}
@@ -72,6 +73,19 @@ class InspectionPacerTest {
         pacer.forget(ORDERS);
 
         assertThat(pacer.inspect(ORDERS, taking(100)).orElseThrow().inspectedAt()).isEqualTo(Instant.ofEpochMilli(2));
+    }
+
+    @Test
+    void a_failed_inspection_waits_only_as_long_as_it_took() {
+        Supplier<QueueInspection> failing = () -> {
+            nanos.addAndGet(10_000 * MILLI);
+            throw new IllegalStateException("timed out");
+        };
+        assertThatThrownBy(() -> pacer.inspect(ORDERS, failing)).hasMessage("timed out");
+        assertThat(pacer.inspect(ORDERS, taking(100))).as("within the 10 s it took").isEmpty();
+        nanos.addAndGet(10_000 * MILLI);
+
+        assertThat(pacer.inspect(ORDERS, taking(100))).isPresent();
     }
 
     @Test
