@@ -171,6 +171,7 @@ final class DashboardApi {
         TaskStore store = stores.forQueue(queue);
         ObjectNode root = common().put("name", queue.value());
         QueueStats stats = statistics.stats(queue, store::stats).orElseThrow(this::overBudgetFailure);
+        requireExisting(queue, stats);
         root.set("stats", json.valueToTree(stats));
         try {
             // always the widest inspection, so asking with another limit never buys a fresh one
@@ -220,6 +221,9 @@ final class DashboardApi {
     private ObjectNode deadLetters(QueueName queue, int offset, int limit) {
         spendRead();
         DeadLetterPage page = stores.forQueue(queue).deadLetters(offset, limit);
+        if (page.total() == 0) {
+            requireExisting(queue, statistics.stats(queue, stores.forQueue(queue)::stats).orElseThrow(this::overBudgetFailure));
+        }
         ObjectNode root = common().put("name", queue.value()).put("total", page.total()).put("offset", offset)
                 .put("limit", limit);
         ArrayNode items = root.putArray("items");
@@ -238,6 +242,7 @@ final class DashboardApi {
         spendRead();
         Optional<TaskSnapshot> found = stores.forQueue(queue).get(id);
         if (found.isEmpty()) {
+            requireExisting(queue, statistics.stats(queue, stores.forQueue(queue)::stats).orElseThrow(this::overBudgetFailure));
             return Reply.error(404, "no task " + id + " in queue " + queue);
         }
         TaskSnapshot snapshot = found.get();
@@ -338,6 +343,27 @@ final class DashboardApi {
     /** The path segment for {@code queue}, as {@link #queueNamed} reads it. */
     static String segmentOf(QueueName queue) {
         return queue.value().equals(".") || queue.value().equals("..") ? "~" + queue.value() : queue.value();
+    }
+
+    /**
+     * Refuses a queue that never held anything (a typo in the address, most likely) instead of showing
+     * it empty: its statistics show no task, total, pause or consumer, and the backend does not list it
+     * (the listing every page shares, so this costs no extra scan). Queues named with --queue exist.
+     */
+    private void requireExisting(QueueName queue, QueueStats stats) {
+        boolean showsAnything = stats.publishedTotal() > 0 || stats.deadLetteredTotal() > 0 || stats.paused()
+                || stats.ready() + stats.delayed() + stats.inFlight() + stats.dead() + stats.liveConsumers() > 0;
+        if (!showsAnything && !directory.list().queues().contains(queue)) {
+            throw new QueueNotFound("queue " + queue + " does not exist on " + backend
+                    + " (nothing was ever published to it); check the name");
+        }
+    }
+
+    /** A queue that never held anything: answered 404. */
+    static final class QueueNotFound extends RuntimeException {
+        QueueNotFound(String message) {
+            super(message, null, false, false);
+        }
     }
 
     private static <T> List<T> first(List<T> items, int limit) {

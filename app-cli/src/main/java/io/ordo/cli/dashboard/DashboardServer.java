@@ -270,6 +270,9 @@ public final class DashboardServer implements AutoCloseable {
             return DashboardApi.Reply.error(503, "the backend did not answer: " + (BACKEND_THREADS + BACKEND_QUEUE)
                     + " calls are already waiting for it; the page tries again on its next refresh");
         }
+        if (problem instanceof DashboardApi.QueueNotFound notFound) {
+            return DashboardApi.Reply.error(404, notFound.getMessage());
+        }
         if (problem instanceof DashboardApi.OverBudget overBudget) {
             return DashboardApi.Reply.error(503, overBudget.getMessage());
         }
