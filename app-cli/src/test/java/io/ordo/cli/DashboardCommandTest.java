@@ -21,6 +21,14 @@ class DashboardCommandTest {
                 "ordo: --token-file: this dashboard has no token (--read-only)");
     }
 
+    @Test
+    void a_taken_port_is_one_line_naming_the_option() throws java.io.IOException {
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            String listen = "127.0.0.1:" + taken.getLocalPort();
+            assertBadInput(CliRun.of("dashboard", "--listen", listen), "ordo: --listen " + listen + ": Address already in use");
+        }
+    }
+
     private static void assertBadInput(CliRun run, String message) {
         assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCodes.BAD_INPUT);
         assertThat(run.errLines()).containsExactly(message);

@@ -144,9 +144,12 @@ public final class DashboardServer implements AutoCloseable {
             server.start();
         } catch (Exception e) {
             dashboard.close();
+            Throwable root = e; // Jetty wraps the operating system's reason (BindException: Address already in use)
+            while (root.getCause() != null) {
+                root = root.getCause();
+            }
             throw new UncheckedIOException("cannot serve the dashboard on " + address.getHostString() + ":"
-                    + address.getPort() + ": " + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()),
-                    e instanceof IOException io ? io : new IOException(e));
+                    + address.getPort() + ": " + root.getMessage(), new IOException(root.getMessage(), e));
         }
         history.start();
         return dashboard;
