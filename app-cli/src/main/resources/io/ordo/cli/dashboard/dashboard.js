@@ -566,16 +566,27 @@
 
   // ---- start ---------------------------------------------------------------------------------
 
+  // The printed link carries the token in the fragment, which never reaches a server or a log:
+  // keep it for this tab and take it out of the address bar at once.
+  async function takeTokenFromAddress() {
+    if (!location.hash.startsWith('#token=')) return false;
+    const token = decodeURIComponent(location.hash.slice('#token='.length));
+    history.replaceState(null, '', location.pathname + location.search);
+    if (token) await tryToken(token).catch(() => false);
+    return true;
+  }
+
   async function start() {
-    // The printed link carries the token in the fragment, which never reaches a server or a log:
-    // keep it for this tab and take it out of the address bar at once.
-    if (location.hash.startsWith('#token=')) {
-      const token = decodeURIComponent(location.hash.slice('#token='.length));
-      history.replaceState(null, '', location.pathname + location.search);
-      if (token) await tryToken(token).catch(() => false);
-    } else {
+    if (!await takeTokenFromAddress()) {
       state.token = sessionStorage.getItem(TOKEN_KEY);
     }
+    // the link pasted into a tab that already shows the dashboard changes only the fragment: no new page load
+    window.addEventListener('hashchange', async () => {
+      if (await takeTokenFromAddress()) {
+        drawSession();
+        await refresh();
+      }
+    });
     state.actions = true;
     state.page = route();
     crumbs(state.page);
