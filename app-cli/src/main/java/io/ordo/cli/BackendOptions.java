@@ -84,7 +84,7 @@ final class BackendOptions {
         };
     }
 
-    RedisOptions redisOptions() {
+    private RedisOptions redisOptions() {
         try {
             return RedisOptions.create(root().redis == null ? DEFAULT_REDIS : root().redis);
         } catch (InvalidInputException e) {
@@ -94,5 +94,10 @@ final class BackendOptions {
 
     private static Module clockModule(Clock clock) {
         return binder -> binder.bind(Clock.class).toInstance(clock);
+    }
+
+    /** The Redis connection options of {@code --redis} (ordo doctor checks that deployment whatever {@code --backend} says). */
+    RedisOptions redisOptionsForChecks() {
+        return redisOptions();
     }
 }
