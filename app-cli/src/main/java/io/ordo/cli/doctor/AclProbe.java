@@ -21,7 +21,7 @@ final class AclProbe {
     /** A key under {@code ordo:*} that no queue uses (braces: one slot on a cluster). */
     static final String KEY = "ordo:{ordo-doctor}:probe";
 
-    /** The words after the command's name, for each command of {@link RedisAcl}'s lists (and WAIT). */
+    /** The words after the command's name, for each command of {@link RedisAcl}'s lists (and WAIT), and a few more read-only key commands scripts may come to call. */
     static final Map<String, List<String>> ARGUMENTS = arguments();
 
     private AclProbe() {
@@ -45,6 +45,8 @@ final class AclProbe {
         args.put("hexists", List.of(KEY, "f"));
         args.put("hincrby", List.of(KEY, "f", "not-a-number"));
         args.put("hlen", List.of(KEY));
+        args.put("hrandfield", List.of(KEY));
+        args.put("type", List.of(KEY));
         args.put("lindex", List.of(KEY, "0"));
         args.put("llen", List.of(KEY));
         args.put("lrange", List.of(KEY, "0", "0"));
