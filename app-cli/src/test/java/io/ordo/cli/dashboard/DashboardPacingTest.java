@@ -36,6 +36,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class DashboardPacingTest {
     private static final QueueName QUEUE = QueueName.of("paced");
+    /** Paced 20 times that: no second inspection within the test's requests. */
+    private static final Duration INSPECTION_COST = Duration.ofMillis(200);
 
     private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
     private TaskStoreFactory stores;
@@ -61,10 +63,13 @@ class DashboardPacingTest {
 
     @Test
     void asking_with_every_limit_gets_one_inspection_of_the_queue() throws IOException {
+        long started = System.nanoTime();
         for (int limit = 1; limit <= DashboardApi.INSPECT_MAX; limit++) {
             String answer = get(server.port(), "/api/queues/paced?limit=" + limit, "");
             assertThat(answer).startsWith("HTTP/1.1 200").contains("\"busiestPartitions\"");
         }
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).as("the test stays within the pacing")
+                .isLessThan(INSPECTION_COST.multipliedBy(InspectionPacer.COST_FACTOR));
         assertThat(count("inspect")).isEqualTo(1);
     }
 
@@ -126,6 +131,9 @@ class DashboardPacingTest {
                 return (TaskStore) Proxy.newProxyInstance(TaskStore.class.getClassLoader(), new Class<?>[]{TaskStore.class},
                         (proxy, method, arguments) -> {
                             calls.computeIfAbsent(method.getName(), name -> new AtomicInteger()).incrementAndGet();
+                            if (method.getName().equals("inspect")) {
+                                Thread.sleep(INSPECTION_COST.toMillis()); // a queue as costly to inspect as a big one on Redis
+                            }
                             try {
                                 return method.invoke(store, arguments);
                             } catch (InvocationTargetException e) {
