@@ -37,6 +37,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.RejectedExecutionException;
@@ -248,30 +249,37 @@ public final class DashboardServer implements AutoCloseable {
             default -> CompletableFuture.completedFuture(DashboardApi.Reply.error(405, "reads are GET, actions are POST"));
         };
         reply.orTimeout(BACKEND_ANSWER_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-                .exceptionally(DashboardServer::failure)
+                .exceptionally(thrown -> failure(thrown, method.equals("POST")))
                 .thenAccept(answer -> sendJson(request, response, callback, answer));
     }
 
     private CompletableFuture<DashboardApi.Reply> onBackend(Supplier<DashboardApi.Reply> call) {
+        long answerBy = System.nanoTime() + BACKEND_ANSWER_TIMEOUT.toNanos();
         try {
-            return CompletableFuture.supplyAsync(call, backendCalls);
+            return CompletableFuture.supplyAsync(() -> {
+                // a call still queued when its page was told it failed is not made at all
+                if (System.nanoTime() - answerBy > 0) {
+                    throw new CancellationException("not started within " + BACKEND_ANSWER_TIMEOUT.toSeconds() + " s");
+                }
+                return call.get();
+            }, backendCalls);
         } catch (RejectedExecutionException busy) {
             return CompletableFuture.failedFuture(busy);
         }
     }
 
-    private static DashboardApi.Reply failure(Throwable thrown) {
+    private static DashboardApi.Reply failure(Throwable thrown, boolean action) {
         Throwable problem = thrown instanceof CompletionException && thrown.getCause() != null ? thrown.getCause() : thrown;
         if (problem instanceof InvalidInputException badInput) {
             return DashboardApi.Reply.error(400, badInput.getMessage());
         }
         if (problem instanceof TimeoutException) {
-            return DashboardApi.Reply.error(503, "the backend did not answer within "
-                    + BACKEND_ANSWER_TIMEOUT.toSeconds() + " s; the page tries again on its next refresh");
+            return DashboardApi.Reply.error(503, "the backend did not answer within " + BACKEND_ANSWER_TIMEOUT.toSeconds() + " s; "
+                    + (action ? "an action that reached it may still take effect: reload to see" : "the page tries again on its next refresh"));
         }
         if (problem instanceof RejectedExecutionException) {
             return DashboardApi.Reply.error(503, "the backend did not answer: " + (BACKEND_THREADS + BACKEND_QUEUE)
-                    + " calls are already waiting for it; the page tries again on its next refresh");
+                    + " calls are already waiting for it; " + (action ? "the action was not made" : "the page tries again on its next refresh"));
         }
         if (problem instanceof DashboardApi.QueueNotFound notFound) {
             return DashboardApi.Reply.error(404, notFound.getMessage());

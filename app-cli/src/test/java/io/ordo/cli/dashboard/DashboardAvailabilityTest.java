@@ -101,6 +101,11 @@ class DashboardAvailabilityTest {
                             assertThat(took).as(path).isLessThan(PROMPTLY);
                         }
                     }
+                    long started = System.nanoTime();
+                    String pause = post(server.port(), "/api/queues/frozen/pause", "{}");
+                    assertThat(pause).startsWith("HTTP/1.1 503")
+                            .contains("did not answer within 3 s; an action that reached it may still take effect: reload to see");
+                    assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
                 } finally {
                     signal("CONT", redis.pid());
                 }
@@ -118,6 +123,18 @@ class DashboardAvailabilityTest {
     static void signal(String signal, long pid) throws IOException, InterruptedException {
         Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
         assertThat(kill.waitFor()).isZero();
+    }
+
+    private static String post(int port, String path, String body) throws IOException {
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
+            socket.setSoTimeout(40_000);
+            byte[] bytes = body.getBytes(UTF_8);
+            socket.getOutputStream().write(("POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nX-Ordo-Token: " + TOKEN
+                    + "\r\nContent-Type: application/json\r\nContent-Length: " + bytes.length + "\r\nConnection: close\r\n\r\n")
+                    .getBytes(UTF_8));
+            socket.getOutputStream().write(bytes);
+            return new String(socket.getInputStream().readAllBytes(), UTF_8);
+        }
     }
 
     static String get(int port, String path, String headers) throws IOException {
