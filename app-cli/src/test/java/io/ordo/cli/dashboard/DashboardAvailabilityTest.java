@@ -72,6 +72,31 @@ class DashboardAvailabilityTest {
     }
 
     @Test
+    void more_silent_clients_than_connection_slots_do_not_starve_it() throws Exception {
+        TaskStoreFactory stores = Guice.createInjector(new InMemoryQueueModule(Clock.system())).getInstance(TaskStoreFactory.class);
+        try (DashboardServer server = loopbackServer(stores)) {
+            List<Socket> silent = new ArrayList<>();
+            try {
+                for (int i = 0; i < DashboardServer.MAX_CONNECTIONS + 50; i++) {
+                    silent.add(new Socket(InetAddress.getLoopbackAddress(), server.port()));
+                }
+                Thread.sleep(500); // the server has taken every one it will
+                long started = System.nanoTime();
+                assertThat(get(server.port(), "/static/dashboard.js", "")).startsWith("HTTP/1.1 200");
+                Duration took = Duration.ofNanos(System.nanoTime() - started);
+                System.out.printf("GET /static/dashboard.js beside %d silent connections: %d ms%n", silent.size(), took.toMillis());
+                assertThat(took).isLessThan(PROMPTLY);
+            } finally {
+                for (Socket socket : silent) {
+                    socket.close();
+                }
+            }
+        } finally {
+            stores.close();
+        }
+    }
+
+    @Test
     void a_frozen_redis_leaves_the_page_up_and_fails_reads_clearly_within_seconds() throws Exception {
         try (RedisServer redis = RedisServer.start()) {
             TaskStoreFactory stores = Guice.createInjector(new LettuceQueueModule(RedisOptions.create(redis.uri())))
