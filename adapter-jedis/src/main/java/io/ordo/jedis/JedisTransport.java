@@ -170,6 +170,11 @@ final class JedisTransport implements RedisTransport {
     }
 
     @Override
+    public String info(String section) {
+        return call(() -> client().info(section));
+    }
+
+    @Override
     public RedisEndpoint endpoint() {
         return options.endpoint();
     }

@@ -155,6 +155,11 @@ final class LettuceClient<C extends StatefulConnection<byte[], byte[]>> {
         return found;
     }
 
+    /** INFO {@code section} on this connection (on a cluster: the node Lettuce picks). */
+    String info(C connection, String section) {
+        return commands.apply(connection).info(section);
+    }
+
     /** WAIT on this connection: the replicas that acknowledged its writes so far. */
     long waitForReplicas(C connection, int replicas, Duration timeout) {
         return commands.apply(connection).waitForReplication(replicas, timeout.toMillis());

@@ -113,6 +113,11 @@ final class LettuceTransport<C extends StatefulConnection<byte[], byte[]>> imple
     }
 
     @Override
+    public String info(String section) {
+        return call(() -> client.info(shared(), section));
+    }
+
+    @Override
     public RedisEndpoint endpoint() {
         return options.endpoint();
     }

@@ -119,4 +119,9 @@ final class BackendOptions {
     private static Module clockModule(Clock clock) {
         return binder -> binder.bind(Clock.class).toInstance(clock);
     }
+
+    /** The Redis connection options of {@code --redis} (ordo doctor checks that deployment whatever {@code --backend} says). */
+    RedisOptions redisOptionsForChecks() {
+        return redisOptions();
+    }
 }

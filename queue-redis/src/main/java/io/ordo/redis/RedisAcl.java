@@ -15,9 +15,10 @@ public final class RedisAcl {
 
     /**
      * What the stores send: the functions (and FUNCTION LOAD when a server does not have the library yet),
-     * the blocking wait on a queue's signal, and SCAN to list the queues (operators' views).
+     * the blocking wait on a queue's signal, SCAN to list the queues (operators' views), and INFO once at
+     * start to warn when the eviction policy can lose tasks ({@link EvictionWarning}).
      */
-    public static final List<String> STORE_COMMANDS = List.of("fcall", "function|load", "blpop", "scan");
+    public static final List<String> STORE_COMMANDS = List.of("fcall", "function|load", "blpop", "scan", "info");
 
     /** What the functions call. {@code RedisAclTest} checks the library against this list. */
     public static final List<String> SCRIPT_COMMANDS = List.of("time", "exists", "del", "hget", "hgetall", "hkeys",
@@ -28,10 +29,10 @@ public final class RedisAcl {
     /**
      * What the cluster clients send to learn the slot map and check the nodes: Jedis reads CLUSTER SLOTS
      * and pings a node before it uses it; Lettuce reads CLUSTER NODES, CLUSTER MYID and INFO (clients per
-     * node) on connections it names with CLIENT SETNAME.
+     * node, allowed for every deployment: {@link #STORE_COMMANDS}) on connections it names with CLIENT SETNAME.
      */
     public static final List<String> CLUSTER_COMMANDS = List.of("cluster|slots", "cluster|nodes", "cluster|myid",
-            "info", "client|setname", "ping");
+            "client|setname", "ping");
 
     private RedisAcl() {
     }

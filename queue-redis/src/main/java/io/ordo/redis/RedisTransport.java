@@ -44,6 +44,14 @@ public interface RedisTransport extends AutoCloseable {
         throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot list keys");
     }
 
+    /**
+     * The text of {@code INFO section} from the server (on a cluster: from one node). Only transports that
+     * can ask support it; the stores use it for one warning at start, never on a task's path.
+     */
+    default String info(String section) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot read INFO");
+    }
+
     /** Where this transport connects, for messages. */
     RedisEndpoint endpoint();
 

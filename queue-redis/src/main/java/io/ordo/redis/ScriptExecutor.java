@@ -24,6 +24,7 @@ public final class ScriptExecutor {
             "TRYAGAIN", "CLUSTERDOWN", "NOREPLICAS");
 
     private final RedisTransport transport;
+    private final EvictionWarning evictionWarning = new EvictionWarning();
     private final int retries;
     private final Duration retryBackoff;
     private final int publishWaitReplicas;
@@ -132,6 +133,7 @@ public final class ScriptExecutor {
     }
 
     private Object send(RedisScript script, KeySchema keys, byte[][] args) {
+        evictionWarning.startOnce(transport);
         if (script == RedisScript.PUBLISH && publishWaitReplicas > 0) {
             return confirmed(transport.fcallAndWait(script.functionName(), keys.declaredKeys(), args,
                     publishWaitReplicas, publishWaitTimeout), keys);

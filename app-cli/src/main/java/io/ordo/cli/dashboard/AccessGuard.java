@@ -1,48 +1,87 @@
 package io.ordo.cli.dashboard;
 
-import com.sun.net.httpserver.Headers;
-
 import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.Base64;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.UnaryOperator;
+import java.util.regex.Pattern;
 
 /**
- * Who may do what on the dashboard (docs/decisions/dashboard.md): anyone who reaches it may read;
- * an action needs the start-up token in {@value #TOKEN_HEADER} and must come from the dashboard's
- * own page, never from another site.
+ * Who may do what on the dashboard (docs/decisions/dashboard.md): a request must name the
+ * dashboard by an allowed {@code Host} (DNS rebinding); reads are open unless the dashboard wants
+ * the token for reads too; an action needs the start-up token in {@value #TOKEN_HEADER} and must
+ * come from the dashboard's own page, never from another site.
  */
 public final class AccessGuard {
     /** The request header that carries the token: a custom header, so no other site's page can send it without CORS, which the dashboard never grants. */
     public static final String TOKEN_HEADER = "X-Ordo-Token";
     /** Shortest token accepted from the operator. */
     public static final int MIN_TOKEN_LENGTH = 16;
-    private static final Set<String> LOOPBACK_HOSTS = Set.of("localhost", "127.0.0.1", "[::1]");
+    private static final Set<String> LOOPBACK_NAMES = Set.of("localhost");
+    private static final Pattern IP_LITERAL = Pattern.compile("[0-9.]+|\\[[0-9a-fA-F:.%]+]");
 
     private final byte[] tokenDigest;
-    private final boolean loopbackOnly;
+    private final boolean actionsEnabled;
+    private final boolean tokenForReads;
+    private final Set<String> allowedNames;
+    private final Set<InetAddress> allowedAddresses;
 
-    private AccessGuard(String token, boolean loopbackOnly) {
+    private AccessGuard(String token, boolean actionsEnabled, boolean tokenForReads, Set<String> allowedNames,
+                        Set<InetAddress> allowedAddresses) {
         this.tokenDigest = token == null ? null : sha256(token);
-        this.loopbackOnly = loopbackOnly;
+        this.actionsEnabled = actionsEnabled;
+        this.tokenForReads = tokenForReads;
+        this.allowedNames = Set.copyOf(allowedNames);
+        this.allowedAddresses = Set.copyOf(allowedAddresses);
     }
 
-    /** Actions allowed with {@code token}; a dashboard bound to a loopback address also checks the Host header (DNS rebinding). */
+    /** Actions allowed with {@code token}; reads need it too when the dashboard is bound to a non-loopback address. */
     public static AccessGuard withToken(String token, InetAddress boundTo) {
-        if (token == null || token.length() < MIN_TOKEN_LENGTH) {
+        return create(token, true, !boundTo.isLoopbackAddress(), boundTo, Set.of());
+    }
+
+    /** No actions at all, reads open. */
+    public static AccessGuard readOnly(InetAddress boundTo) {
+        return create(null, false, false, boundTo, Set.of());
+    }
+
+    /**
+     * The rules of a dashboard bound to {@code boundTo}: {@code token} (null: none) unlocks actions when
+     * {@code actionsEnabled} and is needed for reads when {@code tokenForReads}. A request's {@code Host}
+     * must be one of {@code allowedHosts} (names, lower case) or an address the dashboard can be reached at:
+     * a loopback one ({@code localhost} too) when bound to loopback or every address, the bound one otherwise.
+     */
+    public static AccessGuard create(String token, boolean actionsEnabled, boolean tokenForReads, InetAddress boundTo,
+                                     Collection<String> allowedHosts) {
+        if ((actionsEnabled || tokenForReads) && (token == null || token.length() < MIN_TOKEN_LENGTH)) {
             throw new IllegalArgumentException("token must have at least " + MIN_TOKEN_LENGTH + " characters");
         }
-        return new AccessGuard(token, boundTo.isLoopbackAddress());
-    }
-
-    /** No actions at all. */
-    public static AccessGuard readOnly(InetAddress boundTo) {
-        return new AccessGuard(null, boundTo.isLoopbackAddress());
+        Set<String> names = new HashSet<>();
+        allowedHosts.forEach(host -> names.add(host.toLowerCase(Locale.ROOT)));
+        Set<InetAddress> addresses = new HashSet<>();
+        if (boundTo.isLoopbackAddress() || boundTo.isAnyLocalAddress()) {
+            names.addAll(LOOPBACK_NAMES);
+            addresses.add(InetAddress.getLoopbackAddress());
+            addresses.add(literal("127.0.0.1"));
+            addresses.add(literal("::1"));
+        }
+        if (boundTo.isAnyLocalAddress()) {
+            addresses.addAll(localAddresses());
+        } else {
+            addresses.add(boundTo);
+        }
+        return new AccessGuard(token, actionsEnabled, tokenForReads, names, addresses);
     }
 
     /** A fresh token: 32 random bytes, URL-safe Base64 (43 characters). */
@@ -53,44 +92,104 @@ public final class AccessGuard {
     }
 
     public boolean actionsEnabled() {
-        return tokenDigest != null;
+        return actionsEnabled;
     }
 
-    /** Why a request may not even read, if so. */
-    Optional<Refusal> checkRead(Headers headers) {
-        String host = headers.getFirst("Host");
-        if (loopbackOnly && (host == null || !LOOPBACK_HOSTS.contains(hostName(host)))) {
-            return Optional.of(new Refusal(421, "this dashboard answers only to localhost, 127.0.0.1 or [::1]"));
+    public boolean tokenForReads() {
+        return tokenForReads;
+    }
+
+    /** Why a request may not even load the page and its files, if so: a Host the dashboard does not answer to. */
+    Optional<Refusal> checkHost(UnaryOperator<String> headers) {
+        String host = headers.apply("Host");
+        if (host == null || !allowedHost(hostName(host))) {
+            return Optional.of(new Refusal(421, "this dashboard does not answer to the host "
+                    + (host == null ? "(none)" : "'" + host + "'") + "; start it with --allow-host NAME to add a name"));
         }
         return Optional.empty();
     }
 
-    /** Why a request may not act, if so: wrong origin, no token, wrong token. */
-    Optional<Refusal> checkAction(Headers headers) {
-        Optional<Refusal> read = checkRead(headers);
-        if (read.isPresent()) {
-            return read;
+    /** Why a request may not read the API, if so: a wrong Host, or no or a wrong token where reads need it. */
+    Optional<Refusal> checkRead(UnaryOperator<String> headers) {
+        Optional<Refusal> host = checkHost(headers);
+        if (host.isPresent() || !tokenForReads) {
+            return host;
         }
-        String fetchSite = headers.getFirst("Sec-Fetch-Site");
+        return checkToken(headers, "reads on this dashboard need its token (header " + TOKEN_HEADER + ")");
+    }
+
+    /** Why a request may not act, if so: wrong origin, no token, wrong token. */
+    Optional<Refusal> checkAction(UnaryOperator<String> headers) {
+        Optional<Refusal> session = checkSession(headers);
+        if (session.isPresent()) {
+            return session;
+        }
+        if (!actionsEnabled) {
+            return Optional.of(new Refusal(403, "this dashboard is read-only: it was started with --read-only"));
+        }
+        return Optional.empty();
+    }
+
+    /** Why a page may not keep {@code headers}' token for this tab, if so: what an action checks, but actions may be off. */
+    Optional<Refusal> checkSession(UnaryOperator<String> headers) {
+        Optional<Refusal> host = checkHost(headers);
+        if (host.isPresent()) {
+            return host;
+        }
+        String fetchSite = headers.apply("Sec-Fetch-Site");
         if (fetchSite != null && !fetchSite.equals("same-origin") && !fetchSite.equals("none")) {
             return Optional.of(new Refusal(403, "cross-site request refused (Sec-Fetch-Site: " + fetchSite + ")"));
         }
-        String origin = headers.getFirst("Origin");
-        String host = headers.getFirst("Host");
-        if (origin != null && !origin.equalsIgnoreCase("http://" + host)) {
+        String origin = headers.apply("Origin");
+        if (origin != null && !origin.equalsIgnoreCase("http://" + headers.apply("Host"))) {
             return Optional.of(new Refusal(403, "cross-origin request refused (Origin: " + origin + ")"));
         }
         if (tokenDigest == null) {
             return Optional.of(new Refusal(403, "this dashboard is read-only: it was started with --read-only"));
         }
-        String token = headers.getFirst(TOKEN_HEADER);
+        return checkToken(headers, "actions need the dashboard token (header " + TOKEN_HEADER + ")");
+    }
+
+    private Optional<Refusal> checkToken(UnaryOperator<String> headers, String missing) {
+        String token = headers.apply(TOKEN_HEADER);
         if (token == null || token.isEmpty()) {
-            return Optional.of(new Refusal(401, "actions need the dashboard token (header " + TOKEN_HEADER + ")"));
+            return Optional.of(new Refusal(401, missing));
         }
-        if (!MessageDigest.isEqual(tokenDigest, sha256(token))) {
+        if (tokenDigest == null || !MessageDigest.isEqual(tokenDigest, sha256(token))) {
             return Optional.of(new Refusal(403, "wrong dashboard token"));
         }
         return Optional.empty();
+    }
+
+    private boolean allowedHost(String name) {
+        if (allowedNames.contains(name)) {
+            return true;
+        }
+        // only literals are parsed, so checking a Host never asks DNS
+        if (!IP_LITERAL.matcher(name).matches()) {
+            return false;
+        }
+        InetAddress address = literal(name.replaceAll("^\\[|]$", ""));
+        return address != null && allowedAddresses.contains(address);
+    }
+
+    private static InetAddress literal(String address) {
+        try {
+            return InetAddress.getByName(address);
+        } catch (UnknownHostException e) {
+            return null;
+        }
+    }
+
+    private static Set<InetAddress> localAddresses() {
+        Set<InetAddress> addresses = new HashSet<>();
+        try {
+            NetworkInterface.networkInterfaces()
+                    .forEach(network -> network.inetAddresses().forEach(addresses::add));
+        } catch (SocketException e) {
+            // no interface list: the loopback addresses and the allowed names remain
+        }
+        return addresses;
     }
 
     private static String hostName(String hostHeader) {

@@ -56,10 +56,16 @@ final class DashboardApi {
     private final ThroughputHistory history;
     private final String backend;
     private final boolean actionsEnabled;
-    private final InspectionPacer inspections = new InspectionPacer(System::nanoTime);
+    private final InspectionPacer inspections;
+    private final StatsPacer statistics;
+    private final ReadBudget budget;
 
     DashboardApi(ObjectMapper json, TaskStoreFactory stores, QueueDirectory directory, ThroughputHistory history,
-                 String backend, boolean actionsEnabled) {
+                 String backend, boolean actionsEnabled, InspectionPacer inspections, StatsPacer statistics,
+                 ReadBudget budget) {
+        this.inspections = inspections;
+        this.statistics = statistics;
+        this.budget = budget;
         this.json = json;
         this.stores = stores;
         this.directory = directory;
@@ -74,7 +80,7 @@ final class DashboardApi {
             return Reply.ok(overview());
         }
         if (segments.size() >= 2 && segments.get(0).equals("queues")) {
-            QueueName queue = QueueName.of(segments.get(1));
+            QueueName queue = queueNamed(segments.get(1));
             List<String> rest = segments.subList(2, segments.size());
             if (rest.isEmpty()) {
                 return Reply.ok(queue(queue, intParameter(query, "limit", INSPECT_DEFAULT, 1, INSPECT_MAX)));
@@ -98,7 +104,7 @@ final class DashboardApi {
         if (segments.size() < 3 || !segments.get(0).equals("queues")) {
             return Reply.error(404, "no such API path");
         }
-        QueueName queue = QueueName.of(segments.get(1));
+        QueueName queue = queueNamed(segments.get(1));
         TaskStore store = stores.forQueue(queue);
         String action = String.join("/", segments.subList(2, segments.size()));
         ObjectNode answer = json.createObjectNode();
@@ -134,6 +140,7 @@ final class DashboardApi {
             }
         }
         inspections.forget(queue);
+        statistics.forget(queue);
         return Reply.ok(answer);
     }
 
@@ -146,7 +153,8 @@ final class DashboardApi {
         for (QueueName queue : listing.queues().subList(0, Math.min(OVERVIEW_QUEUES_MAX, listing.queues().size()))) {
             ObjectNode row = queues.addObject().put("name", queue.value());
             try {
-                row.set("stats", json.valueToTree(stores.forQueue(queue).stats()));
+                statistics.stats(queue, () -> stores.forQueue(queue).stats()).ifPresentOrElse(
+                        stats -> row.set("stats", json.valueToTree(stats)), () -> row.put("error", overBudget()));
             } catch (RuntimeException unavailable) {
                 row.put("error", describe(unavailable));
             }
@@ -162,10 +170,15 @@ final class DashboardApi {
     private ObjectNode queue(QueueName queue, int limit) {
         TaskStore store = stores.forQueue(queue);
         ObjectNode root = common().put("name", queue.value());
-        QueueStats stats = store.stats();
+        QueueStats stats = statistics.stats(queue, store::stats).orElseThrow(this::overBudgetFailure);
+        requireExisting(queue, stats);
         root.set("stats", json.valueToTree(stats));
         try {
-            root.set("inspection", inspection(inspections.inspect(queue, limit, store::inspect)));
+            // always the widest inspection, so asking with another limit never buys a fresh one
+            inspections.inspect(queue, () -> store.inspect(INSPECT_MAX)).ifPresentOrElse(
+                    inspection -> root.set("inspection", inspection(inspection, limit)),
+                    () -> root.put("inspectionProblem", "not inspected yet: the dashboard inspects at most 1/"
+                            + InspectionPacer.COST_FACTOR + " of the time; the page tries again on its next refresh"));
         } catch (InvalidInputException badInput) {
             throw badInput;
         } catch (RuntimeException unavailable) {
@@ -175,27 +188,27 @@ final class DashboardApi {
         return root;
     }
 
-    private ObjectNode inspection(QueueInspection inspection) {
+    private ObjectNode inspection(QueueInspection inspection, int limit) {
         ObjectNode node = json.createObjectNode().put("inspectedAt", inspection.inspectedAt().toEpochMilli());
         ArrayNode partitions = node.putArray("busiestPartitions");
-        for (PartitionBacklog backlog : inspection.busiestPartitions()) {
+        for (PartitionBacklog backlog : first(inspection.busiestPartitions(), limit)) {
             partitions.addObject().put("partition", backlog.partition().code()).put("ordered", backlog.partition().isOrdered())
                     .put("waiting", backlog.waiting()).put("due", backlog.due());
         }
         node.put("totalPartitions", inspection.totalPartitions());
         ArrayNode locks = node.putArray("locks");
-        for (PartitionLock lock : inspection.locks()) {
+        for (PartitionLock lock : first(inspection.locks(), limit)) {
             locks.addObject().put("partition", lock.partition().code()).put("holder", lock.holder().value())
                     .put("since", lock.since().toEpochMilli()).put("inFlight", lock.inFlight());
         }
         node.put("totalLocks", inspection.totalLocks());
         ArrayNode blocks = node.putArray("blocks");
-        for (PartitionBlock block : inspection.blocks()) {
+        for (PartitionBlock block : first(inspection.blocks(), limit)) {
             blocks.addObject().put("partition", block.partition().code()).put("until", block.until().toEpochMilli());
         }
         node.put("totalBlocks", inspection.totalBlocks());
         ArrayNode consumers = node.putArray("consumers");
-        for (ConsumerPresence consumer : inspection.consumers()) {
+        for (ConsumerPresence consumer : first(inspection.consumers(), limit)) {
             consumers.addObject().put("consumer", consumer.consumer().value())
                     .put("lastHeartbeat", consumer.lastHeartbeat().toEpochMilli())
                     .put("expiresAt", consumer.expiresAt().toEpochMilli()).put("alive", consumer.alive())
@@ -206,7 +219,11 @@ final class DashboardApi {
     }
 
     private ObjectNode deadLetters(QueueName queue, int offset, int limit) {
+        spendRead();
         DeadLetterPage page = stores.forQueue(queue).deadLetters(offset, limit);
+        if (page.total() == 0) {
+            requireExisting(queue, statistics.stats(queue, stores.forQueue(queue)::stats).orElseThrow(this::overBudgetFailure));
+        }
         ObjectNode root = common().put("name", queue.value()).put("total", page.total()).put("offset", offset)
                 .put("limit", limit);
         ArrayNode items = root.putArray("items");
@@ -222,8 +239,10 @@ final class DashboardApi {
     }
 
     private Reply task(QueueName queue, TaskId id) {
+        spendRead();
         Optional<TaskSnapshot> found = stores.forQueue(queue).get(id);
         if (found.isEmpty()) {
+            requireExisting(queue, statistics.stats(queue, stores.forQueue(queue)::stats).orElseThrow(this::overBudgetFailure));
             return Reply.error(404, "no task " + id + " in queue " + queue);
         }
         TaskSnapshot snapshot = found.get();
@@ -310,6 +329,66 @@ final class DashboardApi {
             return number;
         } catch (NumberFormatException e) {
             throw new InvalidInputException(name, "must be a whole number, was '" + value + "'");
+        }
+    }
+
+    /**
+     * The queue a path segment names: a name that would be a dot segment ({@code .}, {@code ..}), which
+     * browsers resolve away, is written with a leading {@code ~}, a character no queue name has.
+     */
+    static QueueName queueNamed(String segment) {
+        return QueueName.of(segment.startsWith("~") ? segment.substring(1) : segment);
+    }
+
+    /** The path segment for {@code queue}, as {@link #queueNamed} reads it. */
+    static String segmentOf(QueueName queue) {
+        return queue.value().equals(".") || queue.value().equals("..") ? "~" + queue.value() : queue.value();
+    }
+
+    /**
+     * Refuses a queue that never held anything (a typo in the address, most likely) instead of showing
+     * it empty: its statistics show no task, total, pause or consumer, and the backend does not list it
+     * (the listing every page shares, so this costs no extra scan). Queues named with --queue exist.
+     */
+    private void requireExisting(QueueName queue, QueueStats stats) {
+        boolean showsAnything = stats.publishedTotal() > 0 || stats.deadLetteredTotal() > 0 || stats.paused()
+                || stats.ready() + stats.delayed() + stats.inFlight() + stats.dead() + stats.liveConsumers() > 0;
+        if (!showsAnything && !directory.list().queues().contains(queue)) {
+            throw new QueueNotFound("queue " + queue + " does not exist on " + backend
+                    + " (nothing was ever published to it); check the name");
+        }
+    }
+
+    /** A queue that never held anything: answered 404. */
+    static final class QueueNotFound extends RuntimeException {
+        QueueNotFound(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    private static <T> List<T> first(List<T> items, int limit) {
+        return items.subList(0, Math.min(limit, items.size()));
+    }
+
+    private void spendRead() {
+        if (!budget.take()) {
+            throw overBudgetFailure();
+        }
+    }
+
+    private String overBudget() {
+        return "not read: the dashboard reads the backend at most " + budget.perSecond()
+                + " times a second; the page tries again on its next refresh";
+    }
+
+    private OverBudget overBudgetFailure() {
+        return new OverBudget(overBudget());
+    }
+
+    /** A read refused because the {@link ReadBudget} is spent: answered 503. */
+    static final class OverBudget extends RuntimeException {
+        OverBudget(String message) {
+            super(message, null, false, false);
         }
     }
 

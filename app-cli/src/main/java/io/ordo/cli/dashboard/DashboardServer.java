@@ -3,22 +3,32 @@ package io.ordo.cli.dashboard;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.Headers;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import io.ordo.domain.InvalidInputException;
 import io.ordo.domain.OrdoException;
 import io.ordo.domain.QueueName;
 import io.ordo.ports.TaskStoreFactory;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.ConnectionLimit;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -26,22 +36,48 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 /**
  * The operator dashboard: a few static files (one HTML shell, a style sheet, a script) and the
- * JSON API of {@link DashboardApi}, on the JDK's HTTP server (docs/decisions/dashboard.md).
+ * JSON API of {@link DashboardApi}, on an embedded Jetty (docs/decisions/dashboard-server.md).
  * Every page path ({@code /}, {@code /queues/Q}, {@code /queues/Q/dead-letters},
  * {@code /queues/Q/task?id=…}) serves the same shell; the script draws the page from the API.
+ *
+ * <p>Two things keep it answering whatever its clients and its backend do. Jetty reads requests
+ * without holding a thread, closes connections idle for {@link #IDLE_TIMEOUT} and takes at most
+ * {@link #MAX_CONNECTIONS}, so slow or half-open clients cost memory, not service. API calls, the
+ * only ones that reach the backend, run on a small pool of their own and are answered within
+ * {@link #BACKEND_ANSWER_TIMEOUT} (503 past it), so a frozen Redis holds that pool, never the
+ * threads that serve the page.
  */
 public final class DashboardServer implements AutoCloseable {
     /** How much throughput history the dashboard keeps. */
     public static final Duration HISTORY_WINDOW = Duration.ofMinutes(15);
+    /** How long an API call may wait for the backend before the page is told it did not answer. */
+    public static final Duration BACKEND_ANSWER_TIMEOUT = Duration.ofSeconds(3);
+    /** A connection that sends or takes nothing for this long is closed. */
+    static final Duration IDLE_TIMEOUT = Duration.ofSeconds(10);
+    /** Open connections at most; more wait in the kernel's backlog until one closes. */
+    static final int MAX_CONNECTIONS = 4096;
     static final int MAX_BODY_BYTES = 64 * 1024;
+    /** Backend calls at once, and waiting: past them a read is refused at once rather than queued behind a stuck backend. */
+    static final int BACKEND_THREADS = 4;
+    static final int BACKEND_QUEUE = 16;
+    /** Backend reads the API makes at most, over every client (inspections are paced apart, by their cost). */
+    static final int BACKEND_READS_PER_SECOND = 200;
     private static final String RESOURCES = "/io/ordo/cli/dashboard/";
     private static final String JSON_TYPE = "application/json; charset=utf-8";
     // No inline script or style anywhere: the page's own files only, no framing, no plugins.
@@ -52,8 +88,9 @@ public final class DashboardServer implements AutoCloseable {
             "dashboard.css", "text/css; charset=utf-8",
             "favicon.svg", "image/svg+xml");
 
-    private final HttpServer server;
-    private final ExecutorService executor;
+    private final Server server;
+    private final ServerConnector connector;
+    private final ThreadPoolExecutor backendCalls;
     private final ThroughputHistory history;
     private final AccessGuard guard;
     private final DashboardApi api;
@@ -61,14 +98,15 @@ public final class DashboardServer implements AutoCloseable {
     private final byte[] shell;
     private final Map<String, byte[]> files = new HashMap<>();
 
-    private DashboardServer(HttpServer server, ExecutorService executor, ThroughputHistory history, AccessGuard guard,
-                            DashboardApi api, ObjectMapper json) {
+    private DashboardServer(Server server, ServerConnector connector, ThreadPoolExecutor backendCalls,
+                            ThroughputHistory history, AccessGuard guard, DashboardApi api, ObjectMapper json) {
         this.server = server;
-        this.json = json;
-        this.executor = executor;
+        this.connector = connector;
+        this.backendCalls = backendCalls;
         this.history = history;
         this.guard = guard;
         this.api = api;
+        this.json = json;
         this.shell = resource("index.html");
         STATIC_TYPES.keySet().forEach(name -> files.put(name, resource(name)));
     }
@@ -79,126 +117,214 @@ public final class DashboardServer implements AutoCloseable {
      */
     public static DashboardServer start(TaskStoreFactory stores, String backend, InetSocketAddress address,
                                         AccessGuard guard, List<QueueName> named, Duration sampleEvery) {
-        HttpServer server;
-        try {
-            server = HttpServer.create(address, 0);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot serve the dashboard on " + address.getHostString() + ":"
-                    + address.getPort() + ": " + e.getMessage(), e);
-        }
         // one listing per sampling interval: the overview refreshes about as often as the sampler reads
         QueueDirectory directory = new QueueDirectory(stores, named, sampleEvery);
         ThroughputHistory history = new ThroughputHistory(directory::queuesQuietly,
                 queue -> stores.forQueue(queue).stats(), System::currentTimeMillis, sampleEvery, HISTORY_WINDOW);
         ObjectMapper json = new ObjectMapper();
-        DashboardApi api = new DashboardApi(json, stores, directory, history, backend, guard.actionsEnabled());
-        AtomicInteger threads = new AtomicInteger();
-        ExecutorService executor = Executors.newFixedThreadPool(4, job -> {
-            Thread thread = new Thread(job, "ordo-dashboard-http-" + threads.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        });
-        DashboardServer dashboard = new DashboardServer(server, executor, history, guard, api, json);
-        server.createContext("/", dashboard::handle);
-        server.setExecutor(executor);
+        ReadBudget budget = new ReadBudget(System::nanoTime, BACKEND_READS_PER_SECOND);
+        DashboardApi api = new DashboardApi(json, stores, directory, history, backend, guard.actionsEnabled(),
+                new InspectionPacer(System::nanoTime), new StatsPacer(System::nanoTime, sampleEvery, budget), budget);
+
+        QueuedThreadPool threads = new QueuedThreadPool(16, 2);
+        threads.setName("ordo-dashboard-http");
+        threads.setDaemon(true);
+        Server server = new Server(threads);
+        HttpConfiguration http = new HttpConfiguration();
+        http.setSendServerVersion(false);
+        http.setRequestHeaderSize(16 * 1024);
+        ServerConnector connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
+        connector.setHost(address.getAddress().getHostAddress());
+        connector.setPort(address.getPort());
+        connector.setIdleTimeout(IDLE_TIMEOUT.toMillis());
+        server.addConnector(connector);
+        server.addBean(new ConnectionLimit(MAX_CONNECTIONS, server));
+        DashboardServer dashboard = new DashboardServer(server, connector, backendPool(), history, guard, api, json);
+        server.setHandler(dashboard.new Routes());
+        try {
+            server.start();
+        } catch (Exception e) {
+            dashboard.close();
+            Throwable root = e; // Jetty wraps the operating system's reason (BindException: Address already in use)
+            while (root.getCause() != null) {
+                root = root.getCause();
+            }
+            throw new UncheckedIOException("cannot serve the dashboard on " + address.getHostString() + ":"
+                    + address.getPort() + ": " + root.getMessage(), new IOException(root.getMessage(), e));
+        }
         history.start();
-        server.start();
         return dashboard;
     }
 
+    private static ThreadPoolExecutor backendPool() {
+        AtomicInteger count = new AtomicInteger();
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(BACKEND_THREADS, BACKEND_THREADS, 30, TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(BACKEND_QUEUE), job -> {
+            Thread thread = new Thread(job, "ordo-dashboard-backend-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
+    }
+
     public int port() {
-        return server.getAddress().getPort();
+        return connector.getLocalPort();
     }
 
     /** {@code http://host:port/}, with the host as the operator would type it. */
     public String url() {
-        InetSocketAddress address = server.getAddress();
-        InetAddress bound = address.getAddress();
+        InetAddress bound;
+        try {
+            bound = InetAddress.getByName(connector.getHost());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
         String host = bound.isAnyLocalAddress() ? "127.0.0.1"
                 : bound instanceof Inet6Address ? "[" + bound.getHostAddress() + "]" : bound.getHostAddress();
-        return "http://" + host + ":" + address.getPort() + "/";
+        return "http://" + host + ":" + port() + "/";
     }
 
     @Override
     public void close() {
-        server.stop(0);
-        history.close();
-        executor.shutdownNow();
-    }
-
-    private void handle(HttpExchange exchange) throws IOException {
-        try (exchange) {
-            Headers headers = exchange.getRequestHeaders();
-            Optional<AccessGuard.Refusal> refusal = guard.checkRead(headers);
-            if (refusal.isPresent()) {
-                sendJson(exchange, DashboardApi.Reply.error(refusal.get().status(), refusal.get().message()));
-                return;
-            }
-            String path = exchange.getRequestURI().getRawPath();
-            if (path.equals("/api") || path.startsWith("/api/")) {
-                sendJson(exchange, api(exchange, segments(path.substring("/api".length()))));
-                return;
-            }
-            String method = exchange.getRequestMethod();
-            if (!method.equals("GET") && !method.equals("HEAD")) {
-                send(exchange, 405, "text/plain; charset=utf-8", "method not allowed\n".getBytes(UTF_8));
-                return;
-            }
-            if (path.startsWith("/static/") && files.containsKey(path.substring("/static/".length()))) {
-                String name = path.substring("/static/".length());
-                send(exchange, 200, STATIC_TYPES.get(name), files.get(name));
-            } else if (isPage(segments(path))) {
-                send(exchange, 200, "text/html; charset=utf-8", shell);
-            } else {
-                send(exchange, 404, "text/plain; charset=utf-8", "not found\n".getBytes(UTF_8));
-            }
-        }
-    }
-
-    private DashboardApi.Reply api(HttpExchange exchange, List<String> segments) {
         try {
-            return switch (exchange.getRequestMethod()) {
-                case "GET", "HEAD" -> api.read(segments, query(exchange.getRequestURI().getRawQuery()));
-                case "POST" -> {
-                    Optional<AccessGuard.Refusal> refusal = guard.checkAction(exchange.getRequestHeaders());
-                    if (refusal.isPresent()) {
-                        yield DashboardApi.Reply.error(refusal.get().status(), refusal.get().message());
-                    }
-                    yield api.act(segments, body(exchange));
+            server.stop();
+        } catch (Exception e) {
+            // stopping is best effort: the process is ending or the test is done
+        }
+        history.close();
+        backendCalls.shutdownNow();
+    }
+
+    /** Every request: the Host (and token) check, then the API, a static file or the page shell. */
+    private final class Routes extends Handler.Abstract {
+        @Override
+        public boolean handle(Request request, Response response, Callback callback) {
+            HttpFields headers = request.getHeaders();
+            UnaryOperator<String> header = headers::get;
+            String path = request.getHttpURI().getPath();
+            String method = request.getMethod();
+            if (path.equals("/api") || path.startsWith("/api/")) {
+                List<String> segments = segments(path.substring("/api".length()));
+                Optional<AccessGuard.Refusal> refusal = switch (method) {
+                    case "POST" -> segments.equals(List.of("session")) ? guard.checkSession(header) : guard.checkAction(header);
+                    default -> guard.checkRead(header);
+                };
+                if (refusal.isPresent()) {
+                    sendJson(request, response, callback, DashboardApi.Reply.error(refusal.get().status(), refusal.get().message()));
+                } else {
+                    api(request, response, callback, segments);
                 }
-                default -> DashboardApi.Reply.error(405, "reads are GET, actions are POST");
-            };
-        } catch (InvalidInputException badInput) {
-            return DashboardApi.Reply.error(400, badInput.getMessage());
-        } catch (OrdoException backend) {
-            return DashboardApi.Reply.error(503, DashboardApi.describe(backend));
-        } catch (RuntimeException bug) {
-            return DashboardApi.Reply.error(500, "unexpected " + bug.getClass().getName()
-                    + (bug.getMessage() == null ? "" : ": " + bug.getMessage()));
+                return true;
+            }
+            Optional<AccessGuard.Refusal> refusal = guard.checkHost(header);
+            if (refusal.isPresent()) {
+                sendJson(request, response, callback, DashboardApi.Reply.error(refusal.get().status(), refusal.get().message()));
+            } else if (!method.equals("GET") && !method.equals("HEAD")) {
+                send(request, response, callback, 405, "text/plain; charset=utf-8", "method not allowed\n".getBytes(UTF_8));
+            } else if (path.startsWith("/static/") && files.containsKey(path.substring("/static/".length()))) {
+                String name = path.substring("/static/".length());
+                send(request, response, callback, 200, STATIC_TYPES.get(name), files.get(name));
+            } else if (isPage(segments(path))) {
+                send(request, response, callback, 200, "text/html; charset=utf-8", shell);
+            } else {
+                send(request, response, callback, 404, "text/plain; charset=utf-8", "not found\n".getBytes(UTF_8));
+            }
+            return true;
         }
     }
 
-    /** A JSON object, sent as application/json (a cross-site form cannot send that type without a CORS preflight). */
-    private JsonNode body(HttpExchange exchange) {
-        String type = exchange.getRequestHeaders().getFirst("Content-Type");
+    /** Runs the API call on the backend pool and answers when it ends, or with a 503 when the backend is too slow. */
+    private void api(Request request, Response response, Callback callback, List<String> segments) {
+        String method = request.getMethod();
+        CompletableFuture<DashboardApi.Reply> reply = switch (method) {
+            case "GET", "HEAD" -> {
+                Map<String, String> query = query(request.getHttpURI().getQuery());
+                yield onBackend(() -> api.read(segments, query));
+            }
+            case "POST" -> body(request).thenCompose(body -> segments.equals(List.of("session"))
+                    ? CompletableFuture.completedFuture(DashboardApi.Reply.ok(
+                            json.createObjectNode().put("actions", guard.actionsEnabled())))
+                    : onBackend(() -> api.act(segments, body)));
+            default -> CompletableFuture.completedFuture(DashboardApi.Reply.error(405, "reads are GET, actions are POST"));
+        };
+        reply.orTimeout(BACKEND_ANSWER_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+                .exceptionally(thrown -> failure(thrown, method.equals("POST")))
+                .thenAccept(answer -> sendJson(request, response, callback, answer));
+    }
+
+    private CompletableFuture<DashboardApi.Reply> onBackend(Supplier<DashboardApi.Reply> call) {
+        long answerBy = System.nanoTime() + BACKEND_ANSWER_TIMEOUT.toNanos();
+        try {
+            return CompletableFuture.supplyAsync(() -> {
+                // a call still queued when its page was told it failed is not made at all
+                if (System.nanoTime() - answerBy > 0) {
+                    throw new CancellationException("not started within " + BACKEND_ANSWER_TIMEOUT.toSeconds() + " s");
+                }
+                return call.get();
+            }, backendCalls);
+        } catch (RejectedExecutionException busy) {
+            return CompletableFuture.failedFuture(busy);
+        }
+    }
+
+    private static DashboardApi.Reply failure(Throwable thrown, boolean action) {
+        Throwable problem = thrown instanceof CompletionException && thrown.getCause() != null ? thrown.getCause() : thrown;
+        if (problem instanceof InvalidInputException badInput) {
+            return DashboardApi.Reply.error(400, badInput.getMessage());
+        }
+        if (problem instanceof TimeoutException) {
+            return DashboardApi.Reply.error(503, "the backend did not answer within " + BACKEND_ANSWER_TIMEOUT.toSeconds() + " s; "
+                    + (action ? "an action that reached it may still take effect: reload to see" : "the page tries again on its next refresh"));
+        }
+        if (problem instanceof RejectedExecutionException) {
+            return DashboardApi.Reply.error(503, "the backend did not answer: " + (BACKEND_THREADS + BACKEND_QUEUE)
+                    + " calls are already waiting for it; " + (action ? "the action was not made" : "the page tries again on its next refresh"));
+        }
+        if (problem instanceof DashboardApi.QueueNotFound notFound) {
+            return DashboardApi.Reply.error(404, notFound.getMessage());
+        }
+        if (problem instanceof DashboardApi.OverBudget overBudget) {
+            return DashboardApi.Reply.error(503, overBudget.getMessage());
+        }
+        if (problem instanceof OrdoException backend) {
+            return DashboardApi.Reply.error(503, DashboardApi.describe(backend));
+        }
+        return DashboardApi.Reply.error(500, "unexpected " + problem.getClass().getName()
+                + (problem.getMessage() == null ? "" : ": " + problem.getMessage()));
+    }
+
+    /** A JSON object, sent as application/json (a cross-site form cannot send that type without a CORS preflight), read without holding a thread. */
+    private CompletableFuture<JsonNode> body(Request request) {
+        String type = request.getHeaders().get(HttpHeader.CONTENT_TYPE);
         if (type == null || !type.toLowerCase().startsWith("application/json")) {
-            throw new InvalidInputException("Content-Type", "actions take a JSON body (application/json), was " + type);
+            return CompletableFuture.failedFuture(new InvalidInputException("Content-Type",
+                    "actions take a JSON body (application/json), was " + type));
         }
-        try (InputStream in = exchange.getRequestBody()) {
-            byte[] bytes = in.readNBytes(MAX_BODY_BYTES + 1);
-            if (bytes.length > MAX_BODY_BYTES) {
-                throw new InvalidInputException("body", "must be at most " + MAX_BODY_BYTES + " bytes");
-            }
-            JsonNode body = bytes.length == 0 ? json.createObjectNode() : json.readTree(bytes);
-            if (body == null || !body.isObject()) {
-                throw new InvalidInputException("body", "must be a JSON object");
-            }
-            return body;
-        } catch (JsonProcessingException e) {
-            throw new InvalidInputException("body", "is not JSON: " + e.getOriginalMessage());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        long length = request.getLength();
+        if (length > MAX_BODY_BYTES) {
+            return CompletableFuture.failedFuture(tooLong());
         }
+        return Content.Source.asByteArrayAsync(request, MAX_BODY_BYTES + 1).handle((bytes, failed) -> {
+            if (failed != null || bytes.length > MAX_BODY_BYTES) {
+                throw tooLong();
+            }
+            try {
+                JsonNode body = bytes.length == 0 ? json.createObjectNode() : json.readTree(bytes);
+                if (body == null || !body.isObject()) {
+                    throw new InvalidInputException("body", "must be a JSON object");
+                }
+                return body;
+            } catch (JsonProcessingException e) {
+                throw new InvalidInputException("body", "is not JSON: " + e.getOriginalMessage());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+    }
+
+    private static InvalidInputException tooLong() {
+        return new InvalidInputException("body", "must be at most " + MAX_BODY_BYTES + " bytes");
     }
 
     private static boolean isPage(List<String> segments) {
@@ -234,30 +360,32 @@ public final class DashboardServer implements AutoCloseable {
         return query;
     }
 
-    private void sendJson(HttpExchange exchange, DashboardApi.Reply reply) throws IOException {
-        exchange.getResponseHeaders().set("Cache-Control", "no-store");
-        send(exchange, reply.status(), JSON_TYPE, json.writeValueAsBytes(reply.body()));
+    private void sendJson(Request request, Response response, Callback callback, DashboardApi.Reply reply) {
+        response.getHeaders().put("Cache-Control", "no-store");
+        byte[] body;
+        try {
+            body = json.writeValueAsBytes(reply.body());
+        } catch (JsonProcessingException e) {
+            body = "{\"error\":\"unwritable answer\"}".getBytes(UTF_8);
+        }
+        send(request, response, callback, reply.status(), JSON_TYPE, body);
     }
 
-    private static void send(HttpExchange exchange, int status, String contentType, byte[] body) throws IOException {
-        Headers headers = exchange.getResponseHeaders();
-        headers.set("Content-Type", contentType);
-        headers.set("Content-Security-Policy", CONTENT_SECURITY_POLICY);
-        headers.set("X-Content-Type-Options", "nosniff");
-        headers.set("X-Frame-Options", "DENY");
-        headers.set("Referrer-Policy", "no-referrer");
-        headers.set("Cross-Origin-Resource-Policy", "same-origin");
-        if (!headers.containsKey("Cache-Control")) {
-            headers.set("Cache-Control", "no-cache");
+    private static void send(Request request, Response response, Callback callback, int status, String contentType,
+                             byte[] body) {
+        HttpFields.Mutable headers = response.getHeaders();
+        headers.put("Content-Type", contentType);
+        headers.put("Content-Security-Policy", CONTENT_SECURITY_POLICY);
+        headers.put("X-Content-Type-Options", "nosniff");
+        headers.put("X-Frame-Options", "DENY");
+        headers.put("Referrer-Policy", "no-referrer");
+        headers.put("Cross-Origin-Resource-Policy", "same-origin");
+        if (!headers.contains("Cache-Control")) {
+            headers.put("Cache-Control", "no-cache");
         }
-        if (exchange.getRequestMethod().equals("HEAD")) {
-            exchange.sendResponseHeaders(status, -1);
-            return;
-        }
-        exchange.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
-        try (OutputStream out = exchange.getResponseBody()) {
-            out.write(body);
-        }
+        headers.put(HttpHeader.CONTENT_LENGTH, Long.toString(body.length));
+        response.setStatus(status);
+        response.write(true, request.getMethod().equals("HEAD") ? ByteBuffer.allocate(0) : ByteBuffer.wrap(body), callback);
     }
 
     private static byte[] resource(String name) {

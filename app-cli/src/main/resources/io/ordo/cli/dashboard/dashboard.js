@@ -48,6 +48,10 @@
 
   const $ = (id) => document.getElementById(id);
   const enc = encodeURIComponent;
+  // A queue named '.' or '..' would be a dot segment that the browser resolves away: such a name
+  // is written '~.' or '~..' in paths ('~' is not allowed in queue names), as the server expects.
+  const queueSegment = (q) => (q === '.' || q === '..' ? '~' + q : enc(q));
+  const queueOf = (segment) => (segment.startsWith('~') ? segment.slice(1) : segment);
 
   // ---- formatting --------------------------------------------------------------------------
 
@@ -89,7 +93,9 @@
   // ---- API ---------------------------------------------------------------------------------
 
   async function get(path) {
-    const response = await fetch('/api/' + path, { headers: { Accept: 'application/json' }, cache: 'no-store' });
+    // a dashboard started with --token-for-reads wants the token on reads too
+    const headers = state.token ? { Accept: 'application/json', 'X-Ordo-Token': state.token } : { Accept: 'application/json' };
+    const response = await fetch('/api/' + path, { headers, cache: 'no-store' });
     const body = await response.json().catch(() => ({ error: 'unreadable answer (' + response.status + ')' }));
     return { status: response.status, body };
   }
@@ -217,15 +223,15 @@
     const parts = location.pathname.split('/').filter(Boolean).map(decodeURIComponent);
     const query = new URLSearchParams(location.search);
     if (parts.length === 0) return { kind: 'overview' };
-    if (parts[0] === 'queues' && parts.length === 2) return { kind: 'queue', queue: parts[1] };
+    if (parts[0] === 'queues' && parts.length === 2) return { kind: 'queue', queue: queueOf(parts[1]) };
     if (parts[0] === 'queues' && parts[2] === 'dead-letters') {
-      return { kind: 'dead', queue: parts[1], page: Math.max(1, parseInt(query.get('page') || '1', 10) || 1) };
+      return { kind: 'dead', queue: queueOf(parts[1]), page: Math.max(1, parseInt(query.get('page') || '1', 10) || 1) };
     }
-    if (parts[0] === 'queues' && parts[2] === 'task') return { kind: 'task', queue: parts[1], id: query.get('id') || '' };
+    if (parts[0] === 'queues' && parts[2] === 'task') return { kind: 'task', queue: queueOf(parts[1]), id: query.get('id') || '' };
     return { kind: 'missing' };
   }
 
-  const queueHref = (q) => '/queues/' + enc(q);
+  const queueHref = (q) => '/queues/' + queueSegment(q);
   const deadHref = (q, page) => queueHref(q) + '/dead-letters' + (page && page > 1 ? '?page=' + page : '');
   const taskHref = (q, id) => queueHref(q) + '/task?id=' + enc(id);
 
@@ -398,16 +404,16 @@
   }
 
   async function drawQueue(queue) {
-    const { status, body } = await get('queues/' + enc(queue));
+    const { status, body } = await get('queues/' + queueSegment(queue));
     if (status !== 200) return problem(body);
     state.actions = body.actions;
     drawSession();
     const s = body.stats;
     const pause = s.paused
-      ? actionButton('Resume', () => act('queues/' + enc(queue) + '/resume', {}, () => 'Queue ' + queue + ' resumed.'), { id: 'resume' })
+      ? actionButton('Resume', () => act('queues/' + queueSegment(queue) + '/resume', {}, () => 'Queue ' + queue + ' resumed.'), { id: 'resume' })
       : actionButton('Pause', async () => {
         if (await confirmAction('Pause ' + queue + '?', 'Workers get nothing from this queue until it is resumed; publishing goes on.', 'Pause')) {
-          await act('queues/' + enc(queue) + '/pause', {}, () => 'Queue ' + queue + ' paused.');
+          await act('queues/' + queueSegment(queue) + '/pause', {}, () => 'Queue ' + queue + ' paused.');
         }
       }, { id: 'pause' });
     const sections = [];
@@ -435,7 +441,7 @@
         el('section', { class: 'panel' }, el('h2', {}, 'Blocked partitions'),
           table('blocks', ['Partition', 'Until', ''], i.blocks.map((b) => el('tr', { 'data-partition': b.partition },
             el('td', {}, b.partition), el('td', {}, when(b.until, now)),
-            el('td', {}, actionButton('Unblock', () => act('queues/' + enc(queue) + '/partitions/unblock', { partition: b.partition },
+            el('td', {}, actionButton('Unblock', () => act('queues/' + queueSegment(queue) + '/partitions/unblock', { partition: b.partition },
               () => 'Partition ' + b.partition + ' unblocked.'), { 'aria-label': 'Unblock ' + b.partition })))), 'No partition is blocked.'),
           shown(i.blocks, i.totalBlocks))));
     } else {
@@ -459,11 +465,11 @@
 
   async function drawDeadLetters(queue, page) {
     const offset = (page - 1) * PAGE_SIZE;
-    const { status, body } = await get('queues/' + enc(queue) + '/dead-letters?offset=' + offset + '&limit=' + PAGE_SIZE);
+    const { status, body } = await get('queues/' + queueSegment(queue) + '/dead-letters?offset=' + offset + '&limit=' + PAGE_SIZE);
     if (status !== 200) return problem(body);
     state.actions = body.actions;
     drawSession();
-    const base = 'queues/' + enc(queue) + '/dead-letters/';
+    const base = 'queues/' + queueSegment(queue) + '/dead-letters/';
     const rows = body.items.map((d) => el('tr', { 'data-id': d.id },
       el('td', {}, el('a', { href: taskHref(queue, d.id) }, d.id)),
       el('td', {}, d.partition),
@@ -508,7 +514,7 @@
 
   async function drawTask(queue, id) {
     if (!id) return problem({ error: 'no task id given' });
-    const { status, body } = await get('queues/' + enc(queue) + '/task?id=' + enc(id));
+    const { status, body } = await get('queues/' + queueSegment(queue) + '/task?id=' + enc(id));
     if (status !== 200) {
       replace($('main'), el('h1', {}, 'Task ' + id), el('p', { role: 'alert', id: 'task-missing' }, body.error),
         el('p', {}, el('a', { href: queueHref(queue) }, 'Back to queue ' + queue)));
@@ -526,7 +532,7 @@
       el('div', { class: 'actions' },
         cancellable ? actionButton('Cancel task', async () => {
           if (await confirmAction('Cancel task ' + body.id + '?', 'The task is deleted; it will not run.', 'Cancel task')) {
-            const r = await act('queues/' + enc(queue) + '/task/cancel', { id: body.id }, (r) => body.id + ': ' + r.outcome + '.');
+            const r = await act('queues/' + queueSegment(queue) + '/task/cancel', { id: body.id }, (r) => body.id + ': ' + r.outcome + '.');
             if (r) location.assign(queueHref(queue));
           }
         }, { class: 'danger', id: 'cancel-task' }) : el('span', { class: 'muted small' }, 'in flight: cannot be cancelled'),
@@ -560,16 +566,27 @@
 
   // ---- start ---------------------------------------------------------------------------------
 
+  // The printed link carries the token in the fragment, which never reaches a server or a log:
+  // keep it for this tab and take it out of the address bar at once.
+  async function takeTokenFromAddress() {
+    if (!location.hash.startsWith('#token=')) return false;
+    const token = decodeURIComponent(location.hash.slice('#token='.length));
+    history.replaceState(null, '', location.pathname + location.search);
+    if (token) await tryToken(token).catch(() => false);
+    return true;
+  }
+
   async function start() {
-    // The printed link carries the token in the fragment, which never reaches a server or a log:
-    // keep it for this tab and take it out of the address bar at once.
-    if (location.hash.startsWith('#token=')) {
-      const token = decodeURIComponent(location.hash.slice('#token='.length));
-      history.replaceState(null, '', location.pathname + location.search);
-      if (token) await tryToken(token).catch(() => false);
-    } else {
+    if (!await takeTokenFromAddress()) {
       state.token = sessionStorage.getItem(TOKEN_KEY);
     }
+    // the link pasted into a tab that already shows the dashboard changes only the fragment: no new page load
+    window.addEventListener('hashchange', async () => {
+      if (await takeTokenFromAddress()) {
+        drawSession();
+        await refresh();
+      }
+    });
     state.actions = true;
     state.page = route();
     crumbs(state.page);

@@ -135,6 +135,21 @@ abstract class DashboardBrowserContract {
     }
 
     @Test
+    void queues_named_dot_and_dot_dot_open_from_the_overview() {
+        for (String name : List.of(".", "..")) {
+            stores.forQueue(QueueName.of(name)).publish(List.of(newTask("odd-" + name.length(), Partition.regular("p"), 0,
+                    Duration.ZERO, "{}")));
+        }
+        for (String name : List.of(".", "..")) {
+            open("/", false);
+            click(By.cssSelector("tr[data-queue='" + name + "'] a"));
+            await("the queue page of '" + name + "'", driver -> driver.getCurrentUrl().endsWith("/queues/~" + name));
+            assertCell("div.card[data-field='ready'] .value", 1);
+            assertThat(find(By.cssSelector("#crumbs")).getText()).endsWith(name);
+        }
+    }
+
+    @Test
     void a_dead_letter_redriven_from_the_page_is_back_in_its_partition() {
         QueueName queue = freshQueue();
         TaskStore store = stores.forQueue(queue);

@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * docs/images/ when run with {@code -Dordo.screenshots=update}.
  */
 class DashboardDemoProcessTest {
-    private static final String UNLOCKED_LINK = "open with actions unlocked: ";
+    private static final String UNLOCKED_LINK = "ordo: open with the token: ";
     private static final Path SHOTS = Path.of("target", "dashboard-screenshots");
     private static final Path DOCS_IMAGES = Path.of("..", "docs", "images");
 
@@ -33,12 +33,15 @@ class DashboardDemoProcessTest {
         OrdoProcess dashboard = OrdoProcess.start("dashboard", "--demo", "--listen", "127.0.0.1:0",
                 "--sample-every", "500ms");
         try (dashboard) {
-            String link = dashboard.awaitOut("the link with the token", line -> line.startsWith(UNLOCKED_LINK))
+            String link = dashboard.awaitErr("the link with the token", line -> line.startsWith(UNLOCKED_LINK))
                     .substring(UNLOCKED_LINK.length());
             System.out.printf("ordo dashboard --demo served in %d ms%n", (System.nanoTime() - started) / 1_000_000);
             assertThat(link).matches("http://127\\.0\\.0\\.1:\\d+/#token=[A-Za-z0-9_-]{43}");
-            assertThat(dashboard.out()).filteredOn(line -> line.contains(link.substring(link.indexOf('=') + 1)))
-                    .as("the token is printed once, and once in the link").hasSize(2);
+            String token = link.substring(link.indexOf('=') + 1);
+            assertThat(dashboard.err()).filteredOn(line -> line.contains(token))
+                    .as("the token is printed once, and once in the link, on stderr").hasSize(2);
+            assertThat(dashboard.out()).as("stdout, where logs collect, never has the token")
+                    .noneMatch(line -> line.contains(token)).anyMatch(line -> line.startsWith("dashboard: http://127.0.0.1:"));
 
             driver.manage().window().setSize(new Dimension(1280, 800));
             driver.get(link);

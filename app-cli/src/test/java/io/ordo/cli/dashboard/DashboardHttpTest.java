@@ -104,6 +104,23 @@ class DashboardHttpTest {
         assertThat(request("GET", "/api/queues/bad%20name", "", "")).startsWith("HTTP/1.1 400").contains("queue");
     }
 
+    @Test
+    void a_queue_that_never_held_anything_is_said_not_to_exist_instead_of_shown_empty() throws IOException {
+        for (String path : List.of("/api/queues/typo", "/api/queues/typo/dead-letters", "/api/queues/typo/task?id=t-1")) {
+            assertThat(request("GET", path, "", "")).as(path).startsWith("HTTP/1.1 404")
+                    .contains("queue typo does not exist on inmemory (nothing was ever published to it)");
+        }
+        assertThat(request("GET", "/api/queues/http-test/task?id=nothing", "", "")).startsWith("HTTP/1.1 404")
+                .contains("no task nothing in queue http-test");
+        assertThat(request("GET", "/api/queues/http-test", "", "")).startsWith("HTTP/1.1 200");
+
+        try (DashboardServer named = DashboardServer.start(stores, "inmemory", new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                AccessGuard.readOnly(InetAddress.getLoopbackAddress()), List.of(QueueName.of("named-empty")), Duration.ofSeconds(5))) {
+            assertThat(DashboardAvailabilityTest.get(named.port(), "/api/queues/named-empty", ""))
+                    .as("a queue named with --queue shows even while it holds nothing").startsWith("HTTP/1.1 200");
+        }
+    }
+
     private static String token() {
         return "X-Ordo-Token: " + TOKEN + "\r\n";
     }

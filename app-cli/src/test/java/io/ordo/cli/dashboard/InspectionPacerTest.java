@@ -6,15 +6,21 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.IntFunction;
+import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** A costly inspection is not repeated until twenty times its cost has passed; cheap ones always are. */
+/**
+ * After an inspection that took {@code d}, nothing is inspected again until twenty times {@code d}
+ * has passed, whichever queue is asked for and however; cheap inspections are repeated at once.
+ */
 class InspectionPacerTest {
     private static final QueueName ORDERS = QueueName.of("orders");
+    private static final QueueName EMAILS = QueueName.of("emails");
     private static final long MILLI = 1_000_000L;
 
     private final AtomicLong nanos = new AtomicLong();
@@ -22,8 +28,8 @@ class InspectionPacerTest {
     private final InspectionPacer pacer = new InspectionPacer(nanos::get);
 
     /** An inspection that takes {@code millis} of the fake clock and says which call it was. */
-    private IntFunction<QueueInspection> taking(long millis) {
-        return limit -> {
+    private Supplier<QueueInspection> taking(long millis) {
+        return () -> {
             nanos.addAndGet(millis * MILLI);
             return new QueueInspection(Instant.ofEpochMilli(calls.incrementAndGet()), List.of(), 0,
                     List.of(), 0, List.of(), 0, List.of(), 0);
@@ -32,29 +38,63 @@ class InspectionPacerTest {
 
     @Test
     void a_second_look_within_twenty_times_the_cost_gets_the_last_reading() {
-        QueueInspection first = pacer.inspect(ORDERS, 10, taking(100));
+        Optional<QueueInspection> first = pacer.inspect(ORDERS, taking(100));
         nanos.addAndGet(1_999 * MILLI);
 
-        assertThat(pacer.inspect(ORDERS, 10, taking(100))).isSameAs(first);
+        assertThat(pacer.inspect(ORDERS, taking(100))).containsSame(first.orElseThrow());
         assertThat(calls).hasValue(1);
     }
 
     @Test
     void after_twenty_times_the_cost_the_queue_is_inspected_again() {
-        pacer.inspect(ORDERS, 10, taking(100));
+        pacer.inspect(ORDERS, taking(100));
         nanos.addAndGet(2_000 * MILLI);
 
-        assertThat(pacer.inspect(ORDERS, 10, taking(100)).inspectedAt()).isEqualTo(Instant.ofEpochMilli(2));
+        assertThat(pacer.inspect(ORDERS, taking(100)).orElseThrow().inspectedAt()).isEqualTo(Instant.ofEpochMilli(2));
     }
 
     @Test
-    void another_limit_an_action_or_another_queue_asks_afresh() {
-        pacer.inspect(ORDERS, 10, taking(100));
-        pacer.inspect(ORDERS, 20, taking(100));
-        pacer.inspect(QueueName.of("emails"), 20, taking(100));
-        pacer.forget(ORDERS);
-        pacer.inspect(ORDERS, 20, taking(100));
+    void asking_for_other_queues_meanwhile_buys_no_inspection() {
+        pacer.inspect(ORDERS, taking(100));
+        for (int i = 0; i < 100; i++) {
+            assertThat(pacer.inspect(QueueName.of("other-" + i), taking(100))).isEmpty();
+            nanos.addAndGet(10 * MILLI);
+        }
+        assertThat(calls).as("one inspection in 1 s after one that took 100 ms").hasValue(1);
 
-        assertThat(calls).hasValue(4);
+        nanos.addAndGet(1_000 * MILLI);
+        assertThat(pacer.inspect(EMAILS, taking(100))).isPresent();
+        assertThat(calls).hasValue(2);
+    }
+
+    @Test
+    void an_action_forgets_the_reading_and_lets_the_next_inspection_go_ahead() {
+        pacer.inspect(ORDERS, taking(100));
+        pacer.forget(ORDERS);
+
+        assertThat(pacer.inspect(ORDERS, taking(100)).orElseThrow().inspectedAt()).isEqualTo(Instant.ofEpochMilli(2));
+    }
+
+    @Test
+    void a_failed_inspection_waits_only_as_long_as_it_took() {
+        Supplier<QueueInspection> failing = () -> {
+            nanos.addAndGet(10_000 * MILLI);
+            throw new IllegalStateException("timed out");
+        };
+        assertThatThrownBy(() -> pacer.inspect(ORDERS, failing)).hasMessage("timed out");
+        assertThat(pacer.inspect(ORDERS, taking(100))).as("within the 10 s it took").isEmpty();
+        nanos.addAndGet(10_000 * MILLI);
+
+        assertThat(pacer.inspect(ORDERS, taking(100))).isPresent();
+    }
+
+    @Test
+    void the_readings_kept_are_bounded() {
+        for (int i = 0; i < 3 * InspectionPacer.MAX_READINGS; i++) {
+            pacer.inspect(QueueName.of("queue-" + i), taking(0));
+            nanos.addAndGet(MILLI);
+        }
+        assertThat(calls).hasValue(3 * InspectionPacer.MAX_READINGS);
+        assertThat(pacer.readingsKept()).isEqualTo(InspectionPacer.MAX_READINGS);
     }
 }
