@@ -94,7 +94,7 @@ public final class OrdoCli implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        throw new ParameterException(spec.commandLine(), "missing command: demo, publish, work, stats, get, cancel, dead, pause, resume, settings or dashboard (see 'ordo --help')");
+        throw new ParameterException(spec.commandLine(), "missing command: demo, publish, work, stats, get, cancel, dead, pause, resume, settings, dashboard or doctor (see 'ordo --help')");
     }
 
     private static Integer wholeNumber(String text) {

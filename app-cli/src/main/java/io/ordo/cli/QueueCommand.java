@@ -2,7 +2,6 @@ package io.ordo.cli;
 
 import io.ordo.domain.QueueName;
 import io.ordo.ports.Clock;
-import io.ordo.ports.QueueStats;
 import io.ordo.ports.TaskStore;
 import io.ordo.ports.TaskStoreFactory;
 import picocli.CommandLine.Mixin;
@@ -52,17 +51,13 @@ abstract class QueueCommand implements Callable<Integer> {
         try (TaskStoreFactory stores = backend.openWithinTimeout(Clock.system())) {
             TaskStore store = stores.forQueue(queueName());
             R answer = call.apply(store);
-            if (looksAbsent.test(answer) && !exists(store.stats()) && !stores.knownQueues().contains(queueName())) {
+            if (looksAbsent.test(answer) && !store.stats().showsUse() && !stores.knownQueues().contains(queueName())) {
                 throw new QueueNotFound();
             }
             return answer;
         }
     }
 
-    private static boolean exists(QueueStats stats) {
-        return stats.publishedTotal() > 0 || stats.ready() + stats.delayed() + stats.inFlight() + stats.dead() > 0
-                || stats.deadLetteredTotal() > 0 || stats.paused() || stats.liveConsumers() > 0;
-    }
 
     /** The queue named has never held anything on this backend. */
     static final class QueueNotFound extends RuntimeException {

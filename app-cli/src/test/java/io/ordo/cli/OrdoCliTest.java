@@ -31,7 +31,7 @@ class OrdoCliTest {
 
         assertThat(run.exitCode()).isEqualTo(ExitCodes.BAD_INPUT);
         assertThat(run.errLines()).containsExactly(
-                "ordo: missing command: demo, publish, work, stats, get, cancel, dead, pause, resume, settings or dashboard (see 'ordo --help')");
+                "ordo: missing command: demo, publish, work, stats, get, cancel, dead, pause, resume, settings, dashboard or doctor (see 'ordo --help')");
     }
 
     @Test

@@ -20,4 +20,14 @@ package io.ordo.ports;
 public record QueueStats(long ready, long delayed, long inFlight, long dead, long activePartitions,
                          long lockedPartitions, long blockedPartitions, long liveConsumers, long oldestDueAgeMillis,
                          long publishedTotal, long ackedTotal, long deadLetteredTotal, boolean paused) {
+
+    /**
+     * Whether these figures show the queue was ever used: something published, held or dead-lettered, a
+     * pause, a live consumer. A queue that shows none of it may still exist (configured only): callers
+     * that must tell look it up among the backend's queues.
+     */
+    public boolean showsUse() {
+        return publishedTotal > 0 || deadLetteredTotal > 0 || paused
+                || ready + delayed + inFlight + dead + liveConsumers > 0;
+    }
 }

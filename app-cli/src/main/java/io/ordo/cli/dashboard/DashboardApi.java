@@ -351,9 +351,7 @@ final class DashboardApi {
      * (the listing every page shares, so this costs no extra scan). Queues named with --queue exist.
      */
     private void requireExisting(QueueName queue, QueueStats stats) {
-        boolean showsAnything = stats.publishedTotal() > 0 || stats.deadLetteredTotal() > 0 || stats.paused()
-                || stats.ready() + stats.delayed() + stats.inFlight() + stats.dead() + stats.liveConsumers() > 0;
-        if (!showsAnything && !directory.list().queues().contains(queue)) {
+        if (!stats.showsUse() && !directory.list().queues().contains(queue)) {
             throw new QueueNotFound("queue " + queue + " does not exist on " + backend
                     + " (nothing was ever published to it); check the name");
         }
