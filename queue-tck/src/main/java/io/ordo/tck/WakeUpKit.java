@@ -40,13 +40,15 @@ public abstract class WakeUpKit {
     private static final Duration WAIT = Duration.ofSeconds(10);
     /**
      * How soon after the change the waiting consume must have returned with the task. Typically a few
-     * milliseconds; the bound leaves room for a busy machine running several builds.
+     * milliseconds (docs/reliability.md); the bound leaves room for a busy machine running several builds.
      */
-    private static final Duration PROMPTLY = Duration.ofSeconds(1);
+    private static final Duration PROMPTLY = Duration.ofMillis(500);
     /** Long enough for a consume to have looked once and begun waiting. */
     private static final Duration SETTLE = Duration.ofMillis(200);
     /** A time-driven change (a delay, a block) comes this long after it was set up. */
     private static final Duration SHORTLY = Duration.ofMillis(600);
+    /** As {@link #SHORTLY}, when the consume begins waiting after the setup: room for it to settle first. */
+    private static final Duration LATER = Duration.ofSeconds(2);
     private static final Duration NO_WAIT = Duration.ZERO;
 
     private final ConsumerId holder = ConsumerId.of("holder");
@@ -138,8 +140,8 @@ public abstract class WakeUpKit {
 
     @Test
     void a_delay_running_out_wakes_a_consumer_that_began_waiting_after_the_task_was_published() throws Exception {
-        long dueAt = System.nanoTime() + SHORTLY.toNanos();
-        publish(task("t1", regular, SHORTLY));
+        long dueAt = System.nanoTime() + LATER.toNanos();
+        publish(task("t1", regular, LATER));
 
         Waiting waiting = startWaiting(waiter);
 
@@ -210,8 +212,8 @@ public abstract class WakeUpKit {
 
     @Test
     void a_block_ending_wakes_a_consumer_that_began_waiting_during_the_block() throws Exception {
-        long endsAt = System.nanoTime() + SHORTLY.toNanos();
-        store.blockPartition(regular, SHORTLY);
+        long endsAt = System.nanoTime() + LATER.toNanos();
+        store.blockPartition(regular, LATER);
         publish(task("t1", regular, Duration.ZERO));
 
         Waiting waiting = startWaiting(waiter);
