@@ -79,6 +79,8 @@ final class InMemoryTaskStore implements TaskStore {
     private final Map<Partition, PartitionState> partitions = new HashMap<>();
     /** Where each waiting task is, by id. */
     private final Map<TaskId, Task> waiting = new HashMap<>();
+    /** The same waiting tasks by when they are ready (stats). */
+    private final WaitingByReadyTime waitingByReadyTime = new WaitingByReadyTime();
     /** Tasks in flight, by id. */
     private final Map<TaskId, Lease> held = new HashMap<>();
     /** The same tasks in flight by consumer and partition, in key order (lock releases, reclaims). */
@@ -318,6 +320,7 @@ final class InMemoryTaskStore implements TaskStore {
             releaseLockIfDone(consumer, lease.partition());
             outcomes.put(id, AckOutcome.ACKED);
         }
+        notifyAll(); // a released lock makes its partition's next tasks deliverable
         return outcomes;
     }
 
@@ -383,6 +386,7 @@ final class InMemoryTaskStore implements TaskStore {
             releaseLockIfDone(consumer, lease.partition());
             outcomes.put(id, FailOutcome.DEAD_LETTERED);
         }
+        notifyAll(); // a released lock makes its partition's next tasks deliverable
         return outcomes;
     }
 
@@ -565,9 +569,7 @@ final class InMemoryTaskStore implements TaskStore {
                 releaseLockIfDone(lease.consumer(), lease.partition());
             }
         }
-        if (returned > 0) {
-            notifyAll();
-        }
+        notifyAll(); // returned tasks, and locks released even when their tasks died
         return new ReclaimReport(deadConsumers, returned, buried, timedOut);
     }
 
@@ -605,6 +607,7 @@ final class InMemoryTaskStore implements TaskStore {
                 outcomes.put(id, CancelOutcome.UNKNOWN);
             }
         }
+        notifyAll(); // a cancelled ordered head may uncover a ready task
         return outcomes;
     }
 
@@ -686,9 +689,8 @@ final class InMemoryTaskStore implements TaskStore {
     public synchronized QueueStats stats() {
         ensureOpen();
         long now = clock.millis();
-        long ready = waiting.values().stream().filter(task -> task.isReadyAt(now)).count();
-        long oldestReadyAt = waiting.values().stream().filter(task -> task.isReadyAt(now))
-                .mapToLong(Task::readyAt).min().orElse(now);
+        long ready = waitingByReadyTime.readyCount(now);
+        long oldestReadyAt = waitingByReadyTime.oldestReadyAt(now).orElse(now);
         long blocked = new ArrayList<>(blockedUntil.keySet()).stream()
                 .filter(partition -> isBlocked(partition, now)).count();
         long live = consumers.values().stream().filter(expiresAt -> expiresAt > now).count();
@@ -773,6 +775,7 @@ final class InMemoryTaskStore implements TaskStore {
                 partition -> new PartitionState(partition, ++lastTurn));
         state.add(task);
         waiting.put(task.id(), task);
+        waitingByReadyTime.add(task);
         touched.add(state);
     }
 
@@ -780,6 +783,7 @@ final class InMemoryTaskStore implements TaskStore {
         PartitionState state = partitions.get(task.partition());
         state.remove(task);
         waiting.remove(task.id());
+        waitingByReadyTime.remove(task);
         touched.add(state);
         dropIfEmpty(state);
     }

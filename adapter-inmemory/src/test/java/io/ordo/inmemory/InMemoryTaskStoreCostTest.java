@@ -112,6 +112,26 @@ class InMemoryTaskStoreCostTest {
         assertThat(store.reclaim().returned()).isEqualTo(MANY);
     }
 
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void stats_do_not_read_every_waiting_task() {
+        // the simulation reads stats after every step
+        int count = 3 * MANY;
+        List<NewTask> tasks = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            tasks.add(task("t" + i, Partition.regular("p" + i % 100), 0, Duration.ofMillis(i % 2 == 0 ? 0 : 10 + i)));
+        }
+        publish(tasks);
+
+        long readySeen = 0;
+        for (int i = 0; i < count; i++) {
+            clock.advanceMillis(1);
+            readySeen = store.stats().ready();
+        }
+
+        assertThat(readySeen).isEqualTo(count / 2 + (count - 10) / 2);
+    }
+
     private void publish(List<NewTask> tasks) {
         for (int from = 0; from < tasks.size(); from += TaskStore.MAX_CONSUME) {
             store.publish(tasks.subList(from, Math.min(tasks.size(), from + TaskStore.MAX_CONSUME)));
