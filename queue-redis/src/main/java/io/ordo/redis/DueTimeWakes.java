@@ -1,9 +1,11 @@
 package io.ordo.redis;
 
 import java.time.Duration;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeSet;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -20,9 +22,15 @@ import java.util.function.Consumer;
 final class DueTimeWakes {
     /** Past the due time, so the server's clock (whole milliseconds) has surely reached it. */
     private static final long MARGIN_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /**
+     * Consumers told the same due time reckon it this far apart at most (their replies' latencies), never
+     * before it: a wake scheduled this close does for them all.
+     */
+    private static final long SHARED_WITHIN_MILLIS = 3;
 
     private final Consumer<KeySchema> wake;
-    private final Set<String> scheduled = ConcurrentHashMap.newKeySet();
+    /** By queue (key prefix): the due times of its wakes to come, in ms of {@link System#nanoTime()}. */
+    private final Map<String, TreeSet<Long>> scheduled = new HashMap<>();
     private ScheduledExecutorService timer;
     private boolean closed;
 
@@ -32,27 +40,42 @@ final class DueTimeWakes {
     }
 
     /** Wakes the queue's waiting consumers {@code untilDue} from now. */
-    void wakeAfter(KeySchema keys, Duration untilDue) {
-        long delayNanos = untilDue.toNanos() + MARGIN_NANOS;
-        String key = keys.prefix() + '@' + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() + delayNanos);
-        if (!scheduled.add(key)) {
-            return; // another consumer of the queue already has this wake coming
-        }
+    synchronized void wakeAfter(KeySchema keys, Duration untilDue) {
         ScheduledExecutorService running = timer();
         if (running == null) {
-            return;
+            return; // closed
         }
-        running.schedule(() -> {
-            scheduled.remove(key);
-            try {
-                wake.accept(keys);
-            } catch (RuntimeException e) {
-                // the consumers' BLPOP ends on its own timeout: late, never lost
-            }
-        }, delayNanos, TimeUnit.NANOSECONDS);
+        long delayNanos = untilDue.toNanos() + MARGIN_NANOS;
+        long dueMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() + delayNanos);
+        TreeSet<Long> queueWakes = scheduled.computeIfAbsent(keys.prefix(), prefix -> new TreeSet<>());
+        Long near = queueWakes.ceiling(dueMillis - SHARED_WITHIN_MILLIS);
+        if (near != null && near <= dueMillis + SHARED_WITHIN_MILLIS) {
+            return; // another consumer of the queue already has this wake coming
+        }
+        queueWakes.add(dueMillis);
+        try {
+            running.schedule(() -> run(keys, dueMillis), delayNanos, TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException e) {
+            queueWakes.remove(dueMillis); // closed meanwhile
+        }
     }
 
-    private synchronized ScheduledExecutorService timer() {
+    private void run(KeySchema keys, long dueMillis) {
+        synchronized (this) {
+            TreeSet<Long> queueWakes = scheduled.get(keys.prefix());
+            queueWakes.remove(dueMillis);
+            if (queueWakes.isEmpty()) {
+                scheduled.remove(keys.prefix());
+            }
+        }
+        try {
+            wake.accept(keys);
+        } catch (RuntimeException e) {
+            // the consumers' BLPOP ends on its own timeout: late, never lost
+        }
+    }
+
+    private ScheduledExecutorService timer() {
         if (timer == null && !closed) {
             timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
                 Thread thread = new Thread(runnable, "ordo-due-time-wakes");
@@ -60,7 +83,7 @@ final class DueTimeWakes {
                 return thread;
             });
         }
-        return timer;
+        return closed ? null : timer;
     }
 
     synchronized void close() {
