@@ -188,6 +188,19 @@ public abstract class WakeUpKit {
     }
 
     @Test
+    void a_resume_wakes_a_waiting_consumer_for_a_task_that_fell_due_during_the_pause() throws Exception {
+        store.pause();
+        publish(task("t1", regular, SHORTLY));
+        Waiting waiting = startWaiting(waiter);
+        Thread.sleep(2 * SHORTLY.toMillis()); // due meanwhile, but paused
+
+        long changedAt = System.nanoTime();
+        store.resume();
+
+        waiting.assertDelivers(changedAt, "t1");
+    }
+
+    @Test
     void a_lifted_block_wakes_a_waiting_consumer() throws Exception {
         store.blockPartition(regular, Duration.ofMinutes(1));
         publish(task("t1", regular, Duration.ZERO));
