@@ -23,11 +23,13 @@ class DueTimeWakesTest {
 
     @Test
     void many_consumers_of_a_queue_waiting_for_one_due_time_cause_one_wake() throws InterruptedException {
+        long dueAt = System.nanoTime() + Duration.ofMillis(100).toNanos();
         for (int consumer = 0; consumer < 20; consumer++) {
-            wakes.wakeAfter(orders, Duration.ofMillis(100));
+            Thread.sleep(consumer % 5); // the consumers were told at different moments, each its time until then
+            wakes.wakeAfter(orders, Duration.ofNanos(dueAt - System.nanoTime()));
         }
 
-        Thread.sleep(400);
+        Thread.sleep(300);
 
         assertThat(woken).containsExactly("orders");
     }
