@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -104,8 +105,7 @@ public abstract class WakeUpKit {
     void a_consumer_waiting_in_ack_and_consume_is_woken_by_a_publish() throws Exception {
         publish(task("earlier", regular, Duration.ZERO));
         TaskId earlier = store.consume(waiter, 1, NO_WAIT).get(0).id();
-        Future<List<Lease>> leases = pool.submit(() -> store.ackAndConsume(waiter, List.of(earlier), 1, WAIT).taken());
-        Waiting waiting = settled(leases);
+        Waiting waiting = settled(() -> store.ackAndConsume(waiter, List.of(earlier), 1, WAIT).taken());
 
         long changedAt = System.nanoTime();
         publish(task("t1", regular, Duration.ZERO));
@@ -334,29 +334,32 @@ public abstract class WakeUpKit {
 
     /** A consume of one task with a long wait, begun on another thread; returns once it is waiting. */
     private Waiting startWaiting(ConsumerId consumer) throws InterruptedException {
-        return settled(pool.submit(() -> store.consume(consumer, 1, WAIT)));
+        return settled(() -> store.consume(consumer, 1, WAIT));
     }
 
-    private Waiting settled(Future<List<Lease>> leases) throws InterruptedException {
-        Future<Long> returnedAt = pool.submit(() -> {
-            leases.get();
-            return System.nanoTime();
+    private Waiting settled(Callable<List<Lease>> waitingConsume) throws InterruptedException {
+        Future<Returned> returned = pool.submit(() -> {
+            List<Lease> leases = waitingConsume.call();
+            return new Returned(leases, System.nanoTime());
         });
         Thread.sleep(SETTLE.toMillis());
-        assertThat(leases).as("the consume is still waiting when the change comes").isNotDone();
-        return new Waiting(leases, returnedAt);
+        assertThat(returned).as("the consume is still waiting when the change comes").isNotDone();
+        return new Waiting(returned);
     }
 
-    /** A consume waiting on another thread, and when it returned. */
-    private record Waiting(Future<List<Lease>> leases, Future<Long> returnedAt) {
+    /** What a waiting consume returned, and when. */
+    private record Returned(List<Lease> leases, long atNanos) {
+    }
+
+    /** A consume waiting on another thread. */
+    private record Waiting(Future<Returned> returned) {
         /** The ids it delivered, checking it returned no later than {@link #PROMPTLY} after {@code since}. */
         List<String> deliveredWithin(long since) throws Exception {
-            List<Lease> taken = leases.get(WAIT.toMillis() + 5_000, TimeUnit.MILLISECONDS);
-            long late = returnedAt.get() - since;
-            assertThat(Duration.ofNanos(late))
-                    .as("time from the change to the waiting consume's return (delivered %s)", taken)
+            Returned result = returned.get(WAIT.toMillis() + 5_000, TimeUnit.MILLISECONDS);
+            assertThat(Duration.ofNanos(result.atNanos() - since))
+                    .as("time from the change to the waiting consume's return (delivered %s)", result.leases())
                     .isLessThan(PROMPTLY);
-            return taken.stream().map(lease -> lease.id().value()).toList();
+            return result.leases().stream().map(lease -> lease.id().value()).toList();
         }
 
         void assertDelivers(long since, String id) throws Exception {
