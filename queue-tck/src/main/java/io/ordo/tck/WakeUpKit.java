@@ -250,7 +250,7 @@ public abstract class WakeUpKit {
 
     /** How the holder of an ordered partition's run lets go of it. */
     public enum LettingGo {
-        ACK, FAIL, REJECT, RELEASE
+        ACK, ACK_WITH_NEXT_FETCH, FAIL, REJECT, RELEASE
     }
 
     @ParameterizedTest
@@ -264,6 +264,7 @@ public abstract class WakeUpKit {
         List<TaskId> held = List.of(TaskId.of("o1"));
         switch (how) {
             case ACK -> store.ack(holder, held);
+            case ACK_WITH_NEXT_FETCH -> store.ackAndConsume(holder, held, 0, NO_WAIT); // a worker's way
             case FAIL -> store.fail(holder, held, "boom");
             case REJECT -> store.reject(holder, held, Rejection.retryNow("again"));
             case RELEASE -> store.release(holder, held);
