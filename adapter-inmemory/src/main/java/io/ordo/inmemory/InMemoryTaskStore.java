@@ -45,21 +45,32 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 
 /**
  * The reference store: docs/semantics.md written as plain Java over plain collections. Every
  * operation holds the store's monitor, which makes it atomic like a Lua script on Redis; every
- * decision depends only on the calls and the clock, which makes runs reproducible.
+ * decision depends only on the calls and the clock, which makes runs reproducible. It keeps the cost
+ * bounds docs/redis-design.md gives the Redis stores: the partitions a consume may serve are kept in
+ * serving order as they change (as Redis's {@code ready}), with the times at which time alone changes
+ * one (its {@code delayed}, {@code wake} and {@code blocked}), and tasks in flight are indexed by
+ * consumer and partition, so no operation scans the partitions, the waiting tasks or the tasks in flight.
  */
 final class InMemoryTaskStore implements TaskStore {
     /** How often a waiting consume looks at the clock again: a virtual clock moves without telling anyone. */
     private static final long WAIT_POLL_MILLIS = 5;
+    private static final Comparator<PartitionState> SERVING_ORDER = Comparator
+            .comparingInt((PartitionState state) -> -state.headPriority).thenComparingLong(state -> state.turn);
+    private static final Comparator<PartitionState> TIMER_ORDER = Comparator
+            .comparingLong((PartitionState state) -> state.timerAt).thenComparingLong(state -> state.serial);
+    private static final Comparator<Lease> LEASE_BY_KEY = Comparator.comparing((Lease lease) -> lease.task().orderingKey());
 
     private final QueueName queue;
     private final Clock clock;
@@ -68,8 +79,12 @@ final class InMemoryTaskStore implements TaskStore {
     private final Map<Partition, PartitionState> partitions = new HashMap<>();
     /** Where each waiting task is, by id. */
     private final Map<TaskId, Task> waiting = new HashMap<>();
+    /** The same waiting tasks by when they are ready (stats). */
+    private final WaitingByReadyTime waitingByReadyTime = new WaitingByReadyTime();
     /** Tasks in flight, by id. */
     private final Map<TaskId, Lease> held = new HashMap<>();
+    /** The same tasks in flight by consumer and partition, in key order (lock releases, reclaims). */
+    private final Map<ConsumerId, Map<Partition, TreeSet<Lease>>> heldByConsumer = new HashMap<>();
     /** Dead letters in the order they died. */
     private final LinkedHashMap<TaskId, DeadLetter> dead = new LinkedHashMap<>();
     /** Ordered partitions and the consumer holding each. */
@@ -77,6 +92,12 @@ final class InMemoryTaskStore implements TaskStore {
     /** When each held ordered partition was locked (inspection only). */
     private final Map<Partition, Long> lockedAt = new HashMap<>();
     private final Map<Partition, Long> blockedUntil = new HashMap<>();
+    /** Partitions a consume may serve now: highest head priority first, then least recently served. */
+    private final TreeSet<PartitionState> eligible = new TreeSet<>(SERVING_ORDER);
+    /** Partitions that time alone will change (a task becoming ready, a block ending), earliest first. */
+    private final TreeSet<PartitionState> timed = new TreeSet<>(TIMER_ORDER);
+    /** Partitions changed since the last consume, looked at again by the next one. */
+    private final Set<PartitionState> touched = new LinkedHashSet<>();
     /** Registered consumers and when each expires. */
     private final Map<ConsumerId, Long> consumers = new HashMap<>();
     /** When each registered consumer last heartbeated or consumed (inspection only). */
@@ -184,12 +205,10 @@ final class InMemoryTaskStore implements TaskStore {
         if (paused) {
             return taken;
         }
-        while (taken.size() < max) {
-            Optional<PartitionState> next = nextPartition(now);
-            if (next.isEmpty()) {
-                break;
-            }
-            PartitionState state = next.get();
+        settle(now);
+        while (taken.size() < max && !eligible.isEmpty()) {
+            PartitionState state = eligible.pollFirst();
+            state.eligible = false;
             if (state.partition.isOrdered()) {
                 takeOrderedRun(state, consumer, max - taken.size(), now, taken);
                 locks.put(state.partition, consumer);
@@ -198,30 +217,65 @@ final class InMemoryTaskStore implements TaskStore {
                 take(state.head(now).orElseThrow(), consumer, now, taken);
             }
             state.turn = ++lastTurn;
-            dropIfEmpty(state);
+            refresh(state, now);
         }
         return taken;
     }
 
-    /** Among eligible partitions: the highest head priority, then the least recently served. */
-    private Optional<PartitionState> nextPartition(long now) {
-        PartitionState best = null;
-        int bestPriority = 0;
-        for (PartitionState state : partitions.values()) {
-            if (isBlocked(state.partition, now) || locks.containsKey(state.partition)) {
-                continue;
-            }
+    /** Looks again at the partitions changed since the last consume and at those whose time has come. */
+    private void settle(long now) {
+        for (PartitionState state : touched) {
+            refresh(state, now);
+        }
+        touched.clear();
+        while (!timed.isEmpty() && timed.first().timerAt <= now) {
+            refresh(timed.first(), now);
+        }
+    }
+
+    /**
+     * Puts a partition where it belongs now: eligible (not blocked, not locked, head ready: semantics.md)
+     * in serving order, and timed if time alone will change that; a partition without tasks nowhere.
+     */
+    private void refresh(PartitionState state, long now) {
+        unschedule(state);
+        if (partitions.get(state.partition) != state) {
+            return; // emptied since
+        }
+        long timer = state.nextChangeAfter(now);
+        boolean blocked = isBlocked(state.partition, now);
+        if (blocked) {
+            timer = Math.min(timer, blockedUntil.get(state.partition));
+        } else if (!locks.containsKey(state.partition)) {
             Optional<Task> head = state.head(now);
-            if (head.isEmpty()) {
-                continue;
-            }
-            int priority = head.get().priority().value();
-            if (best == null || priority > bestPriority || (priority == bestPriority && state.turn < best.turn)) {
-                best = state;
-                bestPriority = priority;
+            if (head.isPresent()) {
+                state.headPriority = head.get().priority().value();
+                state.eligible = true;
+                eligible.add(state);
             }
         }
-        return Optional.ofNullable(best);
+        if (timer != PartitionState.NO_TIMER) {
+            state.timerAt = timer;
+            timed.add(state);
+        }
+    }
+
+    private void unschedule(PartitionState state) {
+        if (state.eligible) {
+            eligible.remove(state);
+            state.eligible = false;
+        }
+        if (state.timerAt != PartitionState.NO_TIMER) {
+            timed.remove(state);
+            state.timerAt = PartitionState.NO_TIMER;
+        }
+    }
+
+    private void touch(Partition partition) {
+        PartitionState state = partitions.get(partition);
+        if (state != null) {
+            touched.add(state);
+        }
     }
 
     /** The consecutive run of ready tasks from an ordered partition's head, in key order. */
@@ -239,7 +293,7 @@ final class InMemoryTaskStore implements TaskStore {
     private void take(Task task, ConsumerId consumer, long now, List<Lease> taken) {
         removeWaiting(task);
         Lease lease = new Lease(task.withAttempts(task.attempts() + 1), consumer, now);
-        held.put(task.id(), lease);
+        hold(lease);
         taken.add(lease);
     }
 
@@ -258,7 +312,7 @@ final class InMemoryTaskStore implements TaskStore {
                 outcomes.putIfAbsent(id, AckOutcome.LEASE_LOST);
                 continue;
             }
-            held.remove(id);
+            unhold(id);
             ackedTotal++;
             if (settings.hasDedupWindow()) {
                 recentlyAcked.put(id, now + settings.dedupWindow().toMillis());
@@ -266,6 +320,7 @@ final class InMemoryTaskStore implements TaskStore {
             releaseLockIfDone(consumer, lease.partition());
             outcomes.put(id, AckOutcome.ACKED);
         }
+        notifyAll(); // a released lock makes its partition's next tasks deliverable
         return outcomes;
     }
 
@@ -304,6 +359,7 @@ final class InMemoryTaskStore implements TaskStore {
                 if (entry.getValue() == RejectOutcome.RETURNED || entry.getValue() == RejectOutcome.DEAD_LETTERED) {
                     Partition partition = partitionOfGivenBack(entry.getKey());
                     blockedUntil.merge(partition, until, Math::max);
+                    touch(partition);
                 }
             }
         }
@@ -325,11 +381,12 @@ final class InMemoryTaskStore implements TaskStore {
                 outcomes.putIfAbsent(id, FailOutcome.LEASE_LOST);
                 continue;
             }
-            held.remove(id);
+            unhold(id);
             bury(lease.task(), why, now);
             releaseLockIfDone(consumer, lease.partition());
             outcomes.put(id, FailOutcome.DEAD_LETTERED);
         }
+        notifyAll(); // a released lock makes its partition's next tasks deliverable
         return outcomes;
     }
 
@@ -385,7 +442,7 @@ final class InMemoryTaskStore implements TaskStore {
         affected.sort(Comparator.comparing((Lease lease) -> lease.task().seq()));
         Map<TaskId, O> decided = new HashMap<>();
         for (Lease lease : affected) {
-            held.remove(lease.id());
+            unhold(lease.id());
             decided.put(lease.id(), giveBack.apply(lease, named.contains(lease.id())));
         }
         for (Lease lease : affected) {
@@ -416,6 +473,7 @@ final class InMemoryTaskStore implements TaskStore {
         Validate.notNull("partition", partition);
         Validate.duration("duration", duration, Rejection.MAX_DURATION);
         blockedUntil.put(partition, clock.millis() + duration.toMillis());
+        touch(partition);
     }
 
     @Override
@@ -423,6 +481,7 @@ final class InMemoryTaskStore implements TaskStore {
         ensureOpen();
         Validate.notNull("partition", partition);
         blockedUntil.remove(partition);
+        touch(partition);
         notifyAll();
     }
 
@@ -462,21 +521,22 @@ final class InMemoryTaskStore implements TaskStore {
         for (ConsumerId consumer : deadConsumers) {
             consumers.remove(consumer);
             lastHeartbeats.remove(consumer);
+            // a consumer holds a lock only while it holds a task of the partition (releaseLockIfDone)
+            Set<Partition> theirPartitions = Set.copyOf(heldByConsumer.getOrDefault(consumer, Map.of()).keySet());
             for (Lease lease : heldBy(consumer)) {
-                held.remove(lease.id());
+                unhold(lease.id());
                 if (takeBackCrashed(lease, Reasons.holderStoppedHeartbeating(consumer), now)) {
                     buried++;
                 } else {
                     returned++;
                 }
             }
-            locks.entrySet().removeIf(lock -> {
-                boolean theirs = lock.getValue().equals(consumer);
-                if (theirs) {
-                    lockedAt.remove(lock.getKey());
+            for (Partition partition : theirPartitions) {
+                if (locks.remove(partition, consumer)) {
+                    lockedAt.remove(partition);
+                    touch(partition);
                 }
-                return theirs;
-            });
+            }
         }
         int timedOut = 0;
         if (settings.hasProcessingTimeout()) {
@@ -491,7 +551,7 @@ final class InMemoryTaskStore implements TaskStore {
                     continue; // already returned with an earlier task of its ordered batch
                 }
                 timedOut++;
-                held.remove(lease.id());
+                unhold(lease.id());
                 if (takeBackCrashed(lease, Reasons.processingTimedOut(timeout), now)) {
                     buried++;
                 } else {
@@ -500,7 +560,7 @@ final class InMemoryTaskStore implements TaskStore {
                 if (lease.partition().isOrdered()) {
                     for (Lease later : heldInPartition(lease.consumer(), lease.partition())) {
                         if (later.task().orderingKey().compareTo(lease.task().orderingKey()) > 0) {
-                            held.remove(later.id());
+                            unhold(later.id());
                             returnUnprocessed(later);
                             returned++;
                         }
@@ -509,9 +569,7 @@ final class InMemoryTaskStore implements TaskStore {
                 releaseLockIfDone(lease.consumer(), lease.partition());
             }
         }
-        if (returned > 0) {
-            notifyAll();
-        }
+        notifyAll(); // returned tasks, and locks released even when their tasks died
         return new ReclaimReport(deadConsumers, returned, buried, timedOut);
     }
 
@@ -549,6 +607,7 @@ final class InMemoryTaskStore implements TaskStore {
                 outcomes.put(id, CancelOutcome.UNKNOWN);
             }
         }
+        notifyAll(); // a cancelled ordered head may uncover a ready task
         return outcomes;
     }
 
@@ -630,9 +689,8 @@ final class InMemoryTaskStore implements TaskStore {
     public synchronized QueueStats stats() {
         ensureOpen();
         long now = clock.millis();
-        long ready = waiting.values().stream().filter(task -> task.isReadyAt(now)).count();
-        long oldestReadyAt = waiting.values().stream().filter(task -> task.isReadyAt(now))
-                .mapToLong(Task::readyAt).min().orElse(now);
+        long ready = waitingByReadyTime.readyCount(now);
+        long oldestReadyAt = waitingByReadyTime.oldestReadyAt(now).orElse(now);
         long blocked = new ArrayList<>(blockedUntil.keySet()).stream()
                 .filter(partition -> isBlocked(partition, now)).count();
         long live = consumers.values().stream().filter(expiresAt -> expiresAt > now).count();
@@ -715,20 +773,26 @@ final class InMemoryTaskStore implements TaskStore {
     private void putWaiting(Task task) {
         PartitionState state = partitions.computeIfAbsent(task.partition(),
                 partition -> new PartitionState(partition, ++lastTurn));
-        state.waiting.add(task);
+        state.add(task);
         waiting.put(task.id(), task);
+        waitingByReadyTime.add(task);
+        touched.add(state);
     }
 
     private void removeWaiting(Task task) {
         PartitionState state = partitions.get(task.partition());
-        state.waiting.remove(task);
+        state.remove(task);
         waiting.remove(task.id());
+        waitingByReadyTime.remove(task);
+        touched.add(state);
         dropIfEmpty(state);
     }
 
     private void dropIfEmpty(PartitionState state) {
-        if (state.waiting.isEmpty()) {
+        if (state.isEmpty()) {
             partitions.remove(state.partition);
+            unschedule(state);
+            touched.remove(state);
         }
     }
 
@@ -742,26 +806,52 @@ final class InMemoryTaskStore implements TaskStore {
         return lease != null && lease.consumer().equals(consumer) ? lease : null;
     }
 
+    private void hold(Lease lease) {
+        held.put(lease.id(), lease);
+        heldByConsumer.computeIfAbsent(lease.consumer(), consumer -> new HashMap<>())
+                .computeIfAbsent(lease.partition(), partition -> new TreeSet<>(LEASE_BY_KEY))
+                .add(lease);
+    }
+
+    private void unhold(TaskId id) {
+        Lease lease = held.remove(id);
+        if (lease == null) {
+            return;
+        }
+        Map<Partition, TreeSet<Lease>> byPartition = heldByConsumer.get(lease.consumer());
+        TreeSet<Lease> inPartition = byPartition.get(lease.partition());
+        inPartition.remove(lease);
+        if (inPartition.isEmpty()) {
+            byPartition.remove(lease.partition());
+            if (byPartition.isEmpty()) {
+                heldByConsumer.remove(lease.consumer());
+            }
+        }
+    }
+
     /** Everything a consumer holds, in seq order. */
     private List<Lease> heldBy(ConsumerId consumer) {
-        return held.values().stream()
-                .filter(lease -> lease.consumer().equals(consumer))
+        return heldByConsumer.getOrDefault(consumer, Map.of()).values().stream()
+                .flatMap(Collection::stream)
                 .sorted(Comparator.comparing((Lease lease) -> lease.task().seq()))
                 .toList();
     }
 
     /** What a consumer holds of one partition, in key order. */
     private List<Lease> heldInPartition(ConsumerId consumer, Partition partition) {
-        return held.values().stream()
-                .filter(lease -> lease.consumer().equals(consumer) && lease.partition().equals(partition))
-                .sorted(Comparator.comparing((Lease lease) -> lease.task().orderingKey()))
-                .toList();
+        TreeSet<Lease> inPartition = heldByConsumer.getOrDefault(consumer, Map.of()).get(partition);
+        return inPartition == null ? List.of() : List.copyOf(inPartition);
+    }
+
+    private boolean holdsAnyOf(ConsumerId consumer, Partition partition) {
+        return heldByConsumer.getOrDefault(consumer, Map.of()).containsKey(partition);
     }
 
     private void releaseLockIfDone(ConsumerId consumer, Partition partition) {
-        if (consumer.equals(locks.get(partition)) && heldInPartition(consumer, partition).isEmpty()) {
+        if (consumer.equals(locks.get(partition)) && !holdsAnyOf(consumer, partition)) {
             locks.remove(partition);
             lockedAt.remove(partition);
+            touch(partition);
         }
     }
 

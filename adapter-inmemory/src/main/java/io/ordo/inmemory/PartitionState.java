@@ -7,22 +7,62 @@ import java.util.Comparator;
 import java.util.Optional;
 import java.util.TreeSet;
 
-/** The waiting tasks of one partition in key order, and its turn in the round-robin across partitions. */
+/**
+ * The waiting tasks of one partition in key order, and its turn in the round-robin across partitions.
+ * A regular partition also keeps its tasks apart by whether they were found ready, so its head is
+ * found in O(log n) however many delayed tasks come before it in key order.
+ */
 final class PartitionState {
+    static final long NO_TIMER = Long.MAX_VALUE;
+
     private static final Comparator<Task> BY_KEY = Comparator.comparing(Task::orderingKey);
+    private static final Comparator<Task> BY_READY_AT = Comparator.comparingLong(Task::readyAt).thenComparing(BY_KEY);
 
     final Partition partition;
+    /** Unique and fixed for the partition's life: breaks ties among partitions due at the same time. */
+    final long serial;
     final TreeSet<Task> waiting = new TreeSet<>(BY_KEY);
+    /** Regular partitions: the waiting tasks found ready, in key order. */
+    private final TreeSet<Task> ready = new TreeSet<>(BY_KEY);
+    /** Regular partitions: the waiting tasks not yet found ready, earliest first. */
+    private final TreeSet<Task> notYetReady = new TreeSet<>(BY_READY_AT);
     long turn;
+
+    // Where the store's schedule holds this partition; written only by InMemoryTaskStore.refresh, which
+    // takes the partition out of the sorted sets before changing what they sort by.
+    boolean eligible;
+    int headPriority;
+    long timerAt = NO_TIMER;
 
     PartitionState(Partition partition, long turn) {
         this.partition = partition;
+        this.serial = turn;
         this.turn = turn;
+    }
+
+    void add(Task task) {
+        waiting.add(task);
+        if (!partition.isOrdered()) {
+            notYetReady.add(task); // found ready by the next look at the head
+        }
+    }
+
+    void remove(Task task) {
+        waiting.remove(task);
+        if (!partition.isOrdered()) {
+            ready.remove(task);
+            notYetReady.remove(task);
+        }
+    }
+
+    boolean isEmpty() {
+        return waiting.isEmpty();
     }
 
     /**
      * The task a consume would take first: for a regular partition the lowest-key ready task; for an
-     * ordered one the lowest-key task, but only if it is ready (head-of-line blocking).
+     * ordered one the lowest-key task, but only if it is ready (head-of-line blocking). Time only moves
+     * forward for a store, so a task once found ready stays ready.
      */
     Optional<Task> head(long now) {
         if (waiting.isEmpty()) {
@@ -32,6 +72,18 @@ final class PartitionState {
             Task first = waiting.first();
             return first.isReadyAt(now) ? Optional.of(first) : Optional.empty();
         }
-        return waiting.stream().filter(task -> task.isReadyAt(now)).findFirst();
+        while (!notYetReady.isEmpty() && notYetReady.first().isReadyAt(now)) {
+            ready.add(notYetReady.pollFirst());
+        }
+        return ready.isEmpty() ? Optional.empty() : Optional.of(ready.first());
+    }
+
+    /** When time alone may change the head (a task becoming ready), after {@code now}; {@link #NO_TIMER} if never. */
+    long nextChangeAfter(long now) {
+        head(now);
+        if (partition.isOrdered()) {
+            return !waiting.isEmpty() && !waiting.first().isReadyAt(now) ? waiting.first().readyAt() : NO_TIMER;
+        }
+        return notYetReady.isEmpty() ? NO_TIMER : notYetReady.first().readyAt();
     }
 }

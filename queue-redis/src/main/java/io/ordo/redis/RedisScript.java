@@ -36,7 +36,8 @@ public enum RedisScript {
     PAUSE("pause"),
     RESUME("resume"),
     SETTINGS("settings"),
-    CONFIGURE("configure");
+    CONFIGURE("configure"),
+    WAKE("wake");
 
     static final String LOCATION = "/io/ordo/redis/scripts/";
     private static final String SHEBANG = "#!lua";

@@ -173,8 +173,10 @@ public final class RedisTaskStore implements TaskStore {
             long untilDueMillis = Replies.number(reply, 0);
             if (clockOverride != null) {
                 nap = min(nap, VIRTUAL_TIME_POLL);
-            } else if (untilDueMillis >= 0) {
-                nap = min(nap, Duration.ofMillis(Math.max(untilDueMillis, 1)));
+            } else if (untilDueMillis >= 0 && Duration.ofMillis(untilDueMillis).compareTo(nap) < 0) {
+                // napping until a due time: woken then by the queue's wake, BLPOP's timeout ends at a server tick
+                nap = Duration.ofMillis(Math.max(untilDueMillis, 1));
+                executor.wakeAfter(keys, Duration.ofMillis(untilDueMillis));
             }
             executor.awaitSignal(keys, nap);
             if (Thread.currentThread().isInterrupted()) {

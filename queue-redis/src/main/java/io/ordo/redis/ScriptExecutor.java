@@ -29,6 +29,7 @@ public final class ScriptExecutor {
     private final Duration retryBackoff;
     private final int publishWaitReplicas;
     private final Duration publishWaitTimeout;
+    private final DueTimeWakes dueTimeWakes = new DueTimeWakes(this::wake);
     private volatile boolean closed;
 
     public ScriptExecutor(RedisTransport transport, RedisOptions options) {
@@ -85,6 +86,18 @@ public final class ScriptExecutor {
         }
     }
 
+    /**
+     * Wakes the queue's waiting consumers when {@code untilDue} has passed, precisely: a {@code BLPOP}'s
+     * own timeout ends only at the server's next timer tick ({@link DueTimeWakes}).
+     */
+    public void wakeAfter(KeySchema keys, Duration untilDue) {
+        dueTimeWakes.wakeAfter(keys, untilDue);
+    }
+
+    private void wake(KeySchema keys) {
+        run(RedisScript.WAKE, keys, new byte[][] {new byte[0]}); // no clock argument: the server's TIME
+    }
+
     /** The names of the keys matching {@code pattern} (SCAN; on a cluster every node), for operators' views. */
     List<byte[]> scanKeys(byte[] pattern) {
         ensureOpen();
@@ -105,6 +118,7 @@ public final class ScriptExecutor {
     /** The factory closed: every call from now on, and every call the closing cut short, is refused as closed. */
     void close() {
         closed = true;
+        dueTimeWakes.close();
     }
 
     void ensureOpen() {

@@ -235,10 +235,12 @@ end
 
 -- The earliest time something may fall due (a delayed task, an ordered head, a block's end) is kept
 -- as `nextTimer`, never later than the truth: a consume before it has nothing time-driven to do.
+-- An earlier time wakes a blocked consumer (finish), since its nap may end after it.
 function O.note_timer(t)
     O.meta()
     if not O.next_timer or t < O.next_timer then
         O.next_timer, O.next_timer_changed = t, true
+        O.new_due_time = true
     end
 end
 

@@ -161,8 +161,9 @@ function O.take(consumer, max, reply)
 end
 
 -- Milliseconds until something may fall due (a delayed task, an ordered head, a block's end), or -1.
+-- -1 while paused: nothing is delivered until resume, which wakes a blocked consumer itself.
 function O.until_next_timer()
-    if not O.next_timer then return -1 end
+    if not O.next_timer or O.meta().paused then return -1 end
     return math.max(O.next_timer - O.NOW, 0)
 end
 

@@ -4,5 +4,6 @@ local clock = ARGV[1]
 
 local NOW = start(clock)
 call('HDEL', K_META, 'paused')
+O.new_due_time = true -- tasks may have fallen due during the pause: a woken consumer applies them
 finish()
 return 1

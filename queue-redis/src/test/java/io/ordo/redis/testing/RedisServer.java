@@ -274,7 +274,7 @@ public final class RedisServer implements AutoCloseable {
     }
 
     /** A free loopback port from the ephemeral range, never the shared Redis's. */
-    static int freePort() {
+    public static int freePort() {
         for (int attempt = 0; attempt < 20; attempt++) {
             try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
                 int port = socket.getLocalPort();

@@ -1,0 +1,17 @@
+package io.ordo.runtime.sharding;
+
+import io.ordo.domain.QueueName;
+import io.ordo.inmemory.InMemoryTaskStoreFactory;
+import io.ordo.ports.Clock;
+import io.ordo.ports.TaskStore;
+import io.ordo.tck.WakeUpKit;
+
+/** A waiting consume on a sharded queue (four in-memory shards) wakes for work on any shard. */
+class ShardedWakeUpTest extends WakeUpKit {
+    @Override
+    protected TaskStore createStore(QueueName queue) {
+        InMemoryTaskStoreFactory shards = new InMemoryTaskStoreFactory(Clock.system());
+        return ShardedTaskStore.create(queue, ShardedTaskStoreContractTest.SHARDS,
+                (name, index) -> shards.forQueue(QueueName.of(name + ".shard-" + index)));
+    }
+}
