@@ -47,6 +47,8 @@ import java.util.function.IntFunction;
  * under the {@link ScriptExecutor} differs.
  */
 public final class RedisTaskStore implements TaskStore {
+    /** A consume's first reply value when tasks that fell due are still being made ready: call again at once. */
+    private static final long PROMOTING = -2;
     /** How often a waiting consume looks again when time is virtual: a virtual clock moves without telling Redis. */
     private static final Duration VIRTUAL_TIME_POLL = Duration.ofMillis(5);
     /** Settings used to check a batch's shape before the queue's own payload limit is known. */
@@ -165,12 +167,18 @@ public final class RedisTaskStore implements TaskStore {
                         consumer, leasedAt);
                 leases.add(new Lease(stored.task(), consumer, leasedAt));
             }
+            long untilDueMillis = Replies.number(reply, 0);
+            if (untilDueMillis == PROMOTING && !Thread.currentThread().isInterrupted()) {
+                // each call makes a bounded chunk of due tasks ready and takes none until all are: the order holds
+                reply = run(RedisScript.CONSUME, new Args().add(now()).add(consumer.value()).add(max));
+                from = 2;
+                continue;
+            }
             long remainingNanos = deadline - System.nanoTime();
             if (!leases.isEmpty() || remainingNanos <= 0) {
                 return leases;
             }
             Duration nap = Duration.ofNanos(remainingNanos);
-            long untilDueMillis = Replies.number(reply, 0);
             if (clockOverride != null) {
                 nap = min(nap, VIRTUAL_TIME_POLL);
             } else if (untilDueMillis >= 0) {

@@ -4,7 +4,8 @@
 -- Consume's rule (docs/semantics.md): the eligible partition with the highest head priority, then the
 -- lowest turn; one task from a regular partition, the consecutive ready run from an ordered one (which
 -- it locks). Registers the consumer too. Appends id and record of each task taken to reply; returns
--- how many were taken and whether `ready` still holds a partition.
+-- how many were taken, whether `ready` still holds a partition, and whether tasks that fell due are
+-- still being made ready (then nothing is taken: the caller calls again at once, see O.promote_due).
 -- A task taken is not rewritten: its record keeps the attempts before this delivery, and the lease goes
 -- into the consumer's `f:` hash (docs/redis-design.md).
 function O.take(consumer, max, reply)
@@ -17,7 +18,7 @@ function O.take(consumer, max, reply)
     O.call('ZADD', O.K_CONSUMERS, 'GT', O.int(NOW + m.heartbeat_ttl), consumer)
     O.call('HSET', O.K_HEARTBEATS, consumer, now_text)
     if m.paused then return 0, false end -- a paused queue wakes no other consumer
-    if O.next_timer and O.next_timer <= NOW then O.promote_due() end
+    if O.next_timer and O.next_timer <= NOW and not O.promote_due() then return 0, nil, true end
 
     local taken = 0
     local ids, leases = {}, {}
@@ -160,8 +161,11 @@ function O.take(consumer, max, reply)
     return taken, ready_left
 end
 
--- Milliseconds until something may fall due (a delayed task, an ordered head, a block's end), or -1.
-function O.until_next_timer()
+-- Milliseconds until something may fall due (a delayed task, an ordered head, a block's end), or -1;
+-- -2 when tasks that fell due are still being made ready (the consumer calls again at once).
+O.PROMOTING = -2
+function O.until_next_timer(promoting)
+    if promoting then return O.PROMOTING end
     if not O.next_timer then return -1 end
     return math.max(O.next_timer - O.NOW, 0)
 end

@@ -256,11 +256,14 @@ end
 
 -- Applies what time has made true since `nextTimer`: delayed tasks that are due join their partitions,
 -- ordered heads and blocks whose time has come are looked at again; then `nextTimer` is read anew.
--- At most PROMOTE_LIMIT tasks per call, earliest first, so one call never stalls the server; the rest
--- follow in the next calls.
-O.PROMOTE_LIMIT = 10000
+-- At most PROMOTE_CHUNK entries per call, earliest first, so one call never holds the server for long.
+-- Returns whether everything due is applied: until it is, a consume takes nothing (it asks its caller to
+-- call again at once), so however many tasks fall due together none is delivered before a task that
+-- the contract's order puts first (docs/redis-design.md, "Time").
+O.PROMOTE_CHUNK = 1000
 function O.promote_due()
-    local due = O.call('ZRANGEBYSCORE', O.K_DELAYED, '-inf', O.NOW, 'LIMIT', 0, O.PROMOTE_LIMIT)
+    local budget = O.PROMOTE_CHUNK
+    local due = O.call('ZRANGEBYSCORE', O.K_DELAYED, '-inf', O.NOW, 'LIMIT', 0, budget)
     for _, id in ipairs(due) do
         local r = O.load(id)
         if not O.is_ordered(r.code) then
@@ -271,12 +274,23 @@ function O.promote_due()
     end
     if #due > 0 then O.call('ZREMRANGEBYRANK', O.K_DELAYED, 0, #due - 1) end
     O.delayed_exists = nil
-    for _, code in ipairs(O.call('ZRANGEBYSCORE', O.K_WAKE, '-inf', O.NOW)) do O.touch(code) end
-    local unblocked = O.call('ZRANGEBYSCORE', O.K_BLOCKED, '-inf', O.NOW)
-    for _, code in ipairs(unblocked) do O.touch(code) end
-    if #unblocked > 0 then
-        O.call('ZREMRANGEBYRANK', O.K_BLOCKED, 0, #unblocked - 1)
-        O.any_blocked = nil
+    local complete = #due < budget
+    budget = budget - #due
+    -- a woken or unblocked partition is looked at again by refresh, which takes it out of `wake`
+    if complete then
+        local waking = O.call('ZRANGEBYSCORE', O.K_WAKE, '-inf', O.NOW, 'LIMIT', 0, budget)
+        for _, code in ipairs(waking) do O.touch(code) end
+        complete = #waking < budget
+        budget = budget - #waking
+    end
+    if complete then
+        local unblocked = O.call('ZRANGEBYSCORE', O.K_BLOCKED, '-inf', O.NOW, 'LIMIT', 0, budget)
+        for _, code in ipairs(unblocked) do O.touch(code) end
+        if #unblocked > 0 then
+            O.call('ZREMRANGEBYRANK', O.K_BLOCKED, 0, #unblocked - 1)
+            O.any_blocked = nil
+        end
+        complete = #unblocked < budget
     end
     O.refresh_touched()
     local next_timer = false
@@ -285,6 +299,7 @@ function O.promote_due()
         if first and (not next_timer or tonumber(first) < next_timer) then next_timer = tonumber(first) end
     end
     O.next_timer, O.next_timer_changed = next_timer, true
+    return complete
 end
 
 -- The readyAt counts are summed per value during a call and written once by finish(): the tasks a
