@@ -321,7 +321,7 @@ public final class RedisTaskStore implements TaskStore {
 
     @Override
     public long redriveAll() {
-        return Replies.number(run(RedisScript.REDRIVE_ALL, new Args().add(now())), 0);
+        return inChunks(RedisScript.REDRIVE_ALL);
     }
 
     @Override
@@ -332,7 +332,26 @@ public final class RedisTaskStore implements TaskStore {
 
     @Override
     public long purgeAllDeadLetters() {
-        return Replies.number(run(RedisScript.PURGE_ALL_DEAD_LETTERS, new Args().add(now())), 0);
+        return inChunks(RedisScript.PURGE_ALL_DEAD_LETTERS);
+    }
+
+    /**
+     * Runs an operation over every dead letter as calls of a bounded chunk each, so none holds the server
+     * for long: those that died before the first call, oldest first (reply: how many, the last death the
+     * run covers, whether more remain). Other calls may run between chunks; a task that dies meanwhile is
+     * not part of the run, and one redriven or purged meanwhile by another call is not counted.
+     */
+    private long inChunks(RedisScript script) {
+        long done = 0;
+        String through = "";
+        while (true) {
+            List<Object> reply = run(script, new Args().add(now()).add(through));
+            done += Replies.number(reply, 0);
+            if (Replies.number(reply, 2) == 0) {
+                return done;
+            }
+            through = Long.toString(Replies.number(reply, 1));
+        }
     }
 
     // ---------------------------------------------------------------- stats, pause, settings

@@ -1,0 +1,135 @@
+package io.ordo.redis.testing;
+
+import io.ordo.domain.ConsumerId;
+import io.ordo.domain.Lease;
+import io.ordo.domain.NewTask;
+import io.ordo.domain.Partition;
+import io.ordo.domain.QueueName;
+import io.ordo.domain.TaskId;
+import io.ordo.ports.QueueStats;
+import io.ordo.ports.TaskStore;
+import io.ordo.ports.VirtualClock;
+import io.ordo.redis.RedisOptions;
+import io.ordo.redis.RedisTaskStoreFactory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Operations whose size the operator does not choose (redrive all, purge all, many tasks falling due at
+ * once) run as several calls of a bounded chunk each, so none holds the server for long, and still do all
+ * of their work. Each test runs on a server of its own: it counts the server's function calls.
+ */
+public abstract class RedisChunkedOperationsKit {
+    private static final ConsumerId WORKER = ConsumerId.of("worker-1");
+    /** More than the largest chunk of any of these operations (docs/reliability.md). */
+    private static final int MANY = 4_500;
+
+    private RedisServer server;
+    private RedisTaskStoreFactory factory;
+    private VirtualClock clock;
+    private TaskStore store;
+
+    /** The backend's store factory. */
+    protected abstract RedisTaskStoreFactory createFactory(RedisOptions options);
+
+    @BeforeEach
+    void startServer() {
+        server = RedisServer.start();
+        factory = createFactory(RedisOptions.create(server.uri()));
+        clock = new VirtualClock();
+        store = factory.forQueue(QueueName.of("chunks-" + UUID.randomUUID()), clock);
+    }
+
+    @AfterEach
+    void stopServer() {
+        factory.close();
+        server.close();
+    }
+
+    @Test
+    void redrive_all_sends_every_dead_letter_back_in_several_bounded_calls() {
+        deadLetters(MANY);
+        server.command("CONFIG", "RESETSTAT");
+
+        long redriven = store.redriveAll();
+
+        assertThat(redriven).isEqualTo(MANY);
+        assertThat(functionCalls()).as("calls of one redrive all").isGreaterThanOrEqualTo(3);
+        QueueStats stats = store.stats();
+        assertThat(stats.dead()).isZero();
+        assertThat(stats.ready()).isEqualTo(MANY);
+        assertThat(drainIds()).hasSize(MANY).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void purge_all_deletes_every_dead_letter_in_several_bounded_calls() {
+        deadLetters(MANY);
+        server.command("CONFIG", "RESETSTAT");
+
+        long purged = store.purgeAllDeadLetters();
+
+        assertThat(purged).isEqualTo(MANY);
+        assertThat(functionCalls()).as("calls of one purge all").isGreaterThanOrEqualTo(3);
+        assertThat(store.stats().dead()).isZero();
+        assertThat(store.deadLetters(0, 10).items()).isEmpty();
+        assertThat(store.get(TaskId.of("t-0"))).isEmpty();
+        assertThat(store.get(TaskId.of("t-" + (MANY - 1)))).isEmpty();
+    }
+
+    @Test
+    void tasks_falling_due_together_are_made_ready_over_several_calls_before_one_is_taken() {
+        List<NewTask> batch = new ArrayList<>();
+        for (int i = 0; i < MANY; i++) {
+            batch.add(NewTask.builder(Partition.of("p-" + (i % 10)), new byte[8]).id("t-" + i)
+                    .delay(Duration.ofSeconds(1)).build());
+        }
+        store.publish(batch);
+        clock.advance(Duration.ofSeconds(1));
+        server.command("CONFIG", "RESETSTAT");
+
+        List<Lease> first = store.consume(WORKER, 10, Duration.ZERO);
+
+        assertThat(first).hasSize(10);
+        assertThat(functionCalls()).as("calls of one consume").isGreaterThanOrEqualTo(3);
+        assertThat(store.stats().ready()).isEqualTo(MANY - 10);
+    }
+
+    /** Publishes {@code count} tasks and fails each once: all dead letters. */
+    private void deadLetters(int count) {
+        List<NewTask> batch = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            batch.add(NewTask.builder(Partition.of("p-" + (i % 10)), new byte[8]).id("t-" + i).build());
+        }
+        store.publish(batch);
+        List<Lease> taken;
+        while (!(taken = store.consume(WORKER, TaskStore.MAX_CONSUME, Duration.ZERO)).isEmpty()) {
+            store.fail(WORKER, taken.stream().map(Lease::id).toList(), "broken");
+        }
+        assertThat(store.stats().dead()).isEqualTo(count);
+    }
+
+    private List<TaskId> drainIds() {
+        List<TaskId> ids = new ArrayList<>();
+        List<Lease> taken;
+        while (!(taken = store.consume(WORKER, TaskStore.MAX_CONSUME, Duration.ZERO)).isEmpty()) {
+            taken.forEach(lease -> ids.add(lease.id()));
+            store.ack(WORKER, taken.stream().map(Lease::id).toList());
+        }
+        return ids;
+    }
+
+    private long functionCalls() {
+        String info = (String) server.command("INFO", "commandstats");
+        return info.lines().filter(line -> line.startsWith("cmdstat_fcall:")).findFirst()
+                .map(line -> Long.parseLong(line.replaceAll("^cmdstat_fcall:calls=([0-9]+),.*", "$1")))
+                .orElse(0L);
+    }
+}
