@@ -11,7 +11,8 @@ local FIRST_ID = 5
 
 local NOW = start(clock)
 local reply = { -1, NOW }
-ack(consumer, ARGV, FIRST_ID, FIRST_ID + acks - 1, reply)
+-- what the take will touch is checked before the acks write anything (O.verify)
+ack(consumer, ARGV, FIRST_ID, FIRST_ID + acks - 1, reply, function() O.take_prepare(consumer, max) end)
 local acks_touched = #O.touched_order > 0
 refresh_touched() -- a lock the acks released makes its partition eligible for this consume
 local _, ready_left, promoting = take(consumer, max, reply)

@@ -66,8 +66,60 @@ function O.begin(keys)
     O.new_due_time = false
     O.delayed_exists = nil
     O.wake_exists = nil
+    O.verified, O.verified_codes = {}, {}
+    O.take_prepared, O.promotion, O.list_lengths = false, nil, {}
     return set
 end
+
+-- ---------------------------------------------------------------- keys of the wrong type
+-- A key under the queue's prefix that something other than Ordo wrote may hold another type than the
+-- one Ordo keeps there. Redis refuses a command on it (WRONGTYPE) but keeps what the call wrote before,
+-- and a function has no rollback: so every function that writes first reads, with one cheap command per
+-- key that fails on any other type, every key it may touch, before its first write (docs/redis-design.md,
+-- "Keys of the wrong type"). A key checked once is not checked again in the call.
+O.KIND_TYPES = {
+    meta = 'hash', tasks = 'hash', ready = 'zset', delayed = 'zset', wake = 'zset', blocked = 'zset',
+    turns = 'hash', parked = 'hash', stale = 'hash', locks = 'hash', consumers = 'zset', dead = 'zset',
+    acked = 'zset', readyat = 'zset', ['readyat-count'] = 'hash', signal = 'list', heartbeats = 'hash',
+    ['lock-since'] = 'hash',
+}
+O.TYPE_PROBES = { hash = 'HEXISTS', zset = 'ZCARD', list = 'LLEN' }
+
+-- Returns what the probe read (a list's length, a sorted set's size), or nil when the key was checked before.
+function O.verify(key, kind_type)
+    if O.verified[key] then return nil end
+    local reply
+    if kind_type == 'hash' then
+        reply = redis.pcall('HEXISTS', key, '')
+    else
+        reply = redis.pcall(O.TYPE_PROBES[kind_type], key)
+    end
+    if type(reply) == 'table' and reply.err then
+        local held = redis.call('TYPE', key)
+        error({ err = 'WRONGTYPE key ' .. key .. ' holds a ' .. tostring(held.ok or held) .. ' where Ordo keeps a '
+            .. kind_type .. ' (written by something other than Ordo); nothing was changed' })
+    end
+    O.verified[key] = true
+    return reply
+end
+
+-- Every fixed key of the queue.
+function O.verify_fixed()
+    local set = O.key_sets[O.K_META]
+    for i, kind in ipairs(O.KINDS) do O.verify(set[i], O.KIND_TYPES[kind]) end
+end
+
+-- The keys of a partition: its list, its sorted set, and (ordered) its in-flight set.
+function O.verify_partition(code)
+    if O.verified_codes[code] then return end
+    O.verified_codes[code] = true
+    O.verify(O.run_key(code), 'list')
+    O.verify(O.rest_key(code), 'zset')
+    if O.is_ordered(code) then O.verify(O.flight_key(code), 'zset') end
+end
+
+-- The hash of the tasks a consumer holds.
+function O.verify_consumer(name) O.verify(O.holding_key(name), 'hash') end
 
 -- redis.call that names the key in the error, so a foreign key of the wrong type is easy to find.
 function O.call(...)

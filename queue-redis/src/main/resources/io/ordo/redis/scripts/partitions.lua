@@ -58,6 +58,7 @@ function O.part_insert(code, m)
     if last == nil then last = O.call('LINDEX', O.run_key(code), '-1') end
     if not last or O.member_before(last, m) then
         O.call('RPUSH', O.run_key(code), m)
+        O.list_lengths[code] = nil
         O.listed(m)
         O.tails[code] = m
         O.fronts[code] = nil
@@ -123,6 +124,7 @@ function O.find_head(code)
             if r then return { a, r, true } end
             O.call('LPOP', run)
             O.fronts[code] = nil
+            O.list_lengths[code] = nil
             O.count('stale', -1)
             if O.call('HINCRBY', O.K_STALE, code, -1) <= 0 then O.call('HDEL', O.K_STALE, code) end
             if O.tails[code] == a then O.tails[code] = false end
@@ -137,6 +139,7 @@ end
 function O.part_pop(code, m, from_run)
     if from_run then
         O.call('LPOP', O.run_key(code))
+        O.list_lengths[code] = nil
         if O.tails[code] == m then O.tails[code] = false end
         local front = O.fronts[code]
         if front and front[1] == m and front[2] == false then
@@ -197,6 +200,7 @@ function O.drop_partition(code)
     end
     O.call('DEL', O.run_key(code))
     O.heads[code], O.tails[code], O.fronts[code] = false, false, nil
+    O.list_lengths[code] = nil
 end
 
 -- Whether any task waits for its time: without one, every waiting task is ready.
@@ -260,38 +264,57 @@ end
 -- Returns whether everything due is applied: until it is, a consume takes nothing (it asks its caller to
 -- call again at once), so however many tasks fall due together none is delivered before a task that
 -- the contract's order puts first (docs/redis-design.md, "Time").
-O.PROMOTE_CHUNK = 1000
-function O.promote_due()
+O.PROMOTE_CHUNK = 500
+
+-- What the next promote_due applies, read (and its partitions' keys checked) before the call writes.
+function O.plan_promotion()
+    if O.promotion then return O.promotion end
     local budget = O.PROMOTE_CHUNK
-    local due = O.call('ZRANGEBYSCORE', O.K_DELAYED, '-inf', O.NOW, 'LIMIT', 0, budget)
-    for _, id in ipairs(due) do
+    local plan = { due = O.call('ZRANGEBYSCORE', O.K_DELAYED, '-inf', O.NOW, 'LIMIT', 0, budget), records = {} }
+    for i, id in ipairs(plan.due) do
         local r = O.load(id)
+        plan.records[i] = r
+        O.verify_partition(r.code)
+    end
+    plan.complete = #plan.due < budget
+    budget = budget - #plan.due
+    -- a woken or unblocked partition is looked at again by refresh, which takes it out of `wake`
+    plan.waking, plan.unblocked = {}, {}
+    if plan.complete then
+        plan.waking = O.call('ZRANGEBYSCORE', O.K_WAKE, '-inf', O.NOW, 'LIMIT', 0, budget)
+        plan.complete = #plan.waking < budget
+        budget = budget - #plan.waking
+    end
+    if plan.complete then
+        plan.unblocked = O.call('ZRANGEBYSCORE', O.K_BLOCKED, '-inf', O.NOW, 'LIMIT', 0, budget)
+        plan.complete = #plan.unblocked < budget
+    end
+    for _, code in ipairs(plan.waking) do O.verify_partition(code) end
+    for _, code in ipairs(plan.unblocked) do O.verify_partition(code) end
+    O.promotion = plan
+    return plan
+end
+
+function O.promote_due()
+    local plan = O.plan_promotion()
+    O.promotion = nil
+    for i, id in ipairs(plan.due) do
+        local r = plan.records[i]
         if not O.is_ordered(r.code) then
             O.park(r.code, -1)
             O.part_insert(r.code, O.member(r, id))
         end
         O.touch(r.code)
     end
-    if #due > 0 then O.call('ZREMRANGEBYRANK', O.K_DELAYED, 0, #due - 1) end
+    if #plan.due > 0 then O.call('ZREMRANGEBYRANK', O.K_DELAYED, 0, #plan.due - 1) end
     O.delayed_exists = nil
-    local complete = #due < budget
-    budget = budget - #due
-    -- a woken or unblocked partition is looked at again by refresh, which takes it out of `wake`
-    if complete then
-        local waking = O.call('ZRANGEBYSCORE', O.K_WAKE, '-inf', O.NOW, 'LIMIT', 0, budget)
-        for _, code in ipairs(waking) do O.touch(code) end
-        complete = #waking < budget
-        budget = budget - #waking
+    for _, code in ipairs(plan.waking) do O.touch(code) end
+    for _, code in ipairs(plan.unblocked) do O.touch(code) end
+    if #plan.unblocked > 0 then
+        O.call('ZREMRANGEBYRANK', O.K_BLOCKED, 0, #plan.unblocked - 1)
+        O.any_blocked = nil
     end
-    if complete then
-        local unblocked = O.call('ZRANGEBYSCORE', O.K_BLOCKED, '-inf', O.NOW, 'LIMIT', 0, budget)
-        for _, code in ipairs(unblocked) do O.touch(code) end
-        if #unblocked > 0 then
-            O.call('ZREMRANGEBYRANK', O.K_BLOCKED, 0, #unblocked - 1)
-            O.any_blocked = nil
-        end
-        complete = #unblocked < budget
-    end
+    local complete = plan.complete
     O.refresh_touched()
     local next_timer = false
     for _, key in ipairs({ O.K_DELAYED, O.K_WAKE, O.K_BLOCKED }) do

@@ -4,6 +4,7 @@
 -- Reply: {how many, through, 1 if more remain}.
 local through = ARGV[2]
 
+O.verify_fixed()
 if through == '' then through = int(counter('deadSeq')) end
 local ids = call('ZRANGEBYSCORE', K_DEAD, '-inf', through, 'LIMIT', 0, O.PURGE_CHUNK)
 if #ids > 0 then

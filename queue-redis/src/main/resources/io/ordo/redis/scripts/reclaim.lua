@@ -20,18 +20,30 @@ local function take_back_crashed(id, r, reason)
     end
 end
 
--- The tasks a consumer holds, in flight view: {id, record} in the order of leases read.
+-- The tasks a consumer holds, in flight view: {id, record} in the order of leases read. Read for every
+-- consumer this call may look at before anything is written (O.verify), and kept: the holdings of one
+-- consumer do not change while another's are taken back.
+local holdings = {}
 local function held_by(consumer)
+    if holdings[consumer] then return holdings[consumer] end
+    O.verify_consumer(consumer)
     local leases = call('HGETALL', holding_key(consumer))
     local held = {}
     for i = 1, #leases, 2 do
         local id = leases[i]
-        held[#held + 1] = { id = id, r = as_held(load(id), consumer, leases[i + 1]) }
+        local r = as_held(load(id), consumer, leases[i + 1])
+        O.verify_partition(r.code)
+        held[#held + 1] = { id = id, r = r }
     end
+    holdings[consumer] = held
     return held
 end
 
+O.verify_fixed()
 local dead = call('ZRANGEBYSCORE', K_CONSUMERS, '-inf', NOW)
+local looked_at = dead
+if s.processing_timeout > 0 then looked_at = call('ZRANGE', K_CONSUMERS, 0, -1) end
+for _, consumer in ipairs(looked_at) do held_by(consumer) end
 table.sort(dead, function(a, b) return bytes_before(java_order_key(a), java_order_key(b)) end)
 for _, consumer in ipairs(dead) do
     call('ZREM', K_CONSUMERS, consumer)

@@ -7,7 +7,9 @@ local through = ARGV[2]
 
 local NOW = start(clock)
 if through == '' then through = int(counter('deadSeq')) end
+O.verify_fixed()
 local ids = call('ZRANGEBYSCORE', K_DEAD, '-inf', through, 'LIMIT', 0, O.REDRIVE_CHUNK)
+for _, id in ipairs(ids) do O.verify_partition(load(id).code) end
 for _, id in ipairs(ids) do redrive(id) end
 finish()
 return { #ids, through, #ids == O.REDRIVE_CHUNK and 1 or 0 }

@@ -3,6 +3,7 @@
 local clock = ARGV[1]
 
 local NOW = start(clock)
+O.verify_fixed()
 call('HDEL', K_META, 'paused')
 finish()
 return 1
