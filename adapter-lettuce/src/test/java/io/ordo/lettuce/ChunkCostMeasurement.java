@@ -20,7 +20,7 @@ import java.util.List;
 
 /**
  * How long each call of the chunked operations holds the server at a million items (promotion of tasks
- * falling due together, redrive all, purge all), for docs/reliability.md: the calls' count and mean server
+ * falling due together, redrive all, purge all, reclaim of a consumer holding them all), for docs/reliability.md: the calls' count and mean server
  * time (INFO commandstats) and the longest (slow log). A measurement, not a test: it runs only with
  * {@code -Dordo.measure=true} ({@code -Dordo.measure.items=N} for another count).
  * {@code mvn -q -B test -pl adapter-lettuce -Dtest=ChunkCostMeasurement -Dordo.measure=true}
@@ -61,6 +61,15 @@ class ChunkCostMeasurement {
             startLog(server);
             long purged = store.purgeAllDeadLetters();
             report(server, "purge all of " + purged + " dead letters", "purge_all_dead_letters");
+
+            publish(store, Duration.ZERO);
+            while (!store.consume(WORKER, TaskStore.MAX_CONSUME, Duration.ZERO).isEmpty()) {
+                // one consumer holds every task
+            }
+            clock.advance(Duration.ofMinutes(5));
+            startLog(server);
+            var report = store.reclaim();
+            report(server, "reclaim of a consumer holding " + report.returned() + " tasks", "reclaim");
         }
     }
 

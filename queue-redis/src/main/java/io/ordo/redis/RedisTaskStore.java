@@ -257,14 +257,28 @@ public final class RedisTaskStore implements TaskStore {
         run(RedisScript.HEARTBEAT, new Args().add(now()).add(consumer.value()).add(ttl.toMillis()));
     }
 
+    /**
+     * Calls reclaim until no dead consumer's task is left: each call takes back a bounded chunk (a consumer
+     * holding more is taken back over several calls), so none holds the server for long.
+     */
     @Override
     public ReclaimReport reclaim() {
-        List<Object> reply = run(RedisScript.RECLAIM, new Args().add(now()));
         List<ConsumerId> dead = new ArrayList<>();
-        for (int i = 3; i < reply.size(); i++) {
-            dead.add(ConsumerId.of(Replies.text(reply, i)));
+        int returned = 0;
+        int buried = 0;
+        int timedOut = 0;
+        while (true) {
+            List<Object> reply = run(RedisScript.RECLAIM, new Args().add(now()));
+            returned += Replies.integer(reply, 0);
+            buried += Replies.integer(reply, 1);
+            timedOut += Replies.integer(reply, 2);
+            for (int i = 4; i < reply.size(); i++) {
+                dead.add(ConsumerId.of(Replies.text(reply, i)));
+            }
+            if (Replies.number(reply, 3) == 0) {
+                return new ReclaimReport(dead, returned, buried, timedOut);
+            }
         }
-        return new ReclaimReport(dead, Replies.integer(reply, 0), Replies.integer(reply, 1), Replies.integer(reply, 2));
     }
 
     // ---------------------------------------------------------------- cancel, get

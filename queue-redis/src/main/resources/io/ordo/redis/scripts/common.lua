@@ -130,6 +130,17 @@ function O.call(...)
     return reply
 end
 
+-- Work in chunks (promotion of due tasks, redrive all, reclaim) also stops once a chunk has run this long
+-- on the server, whatever its count: a loaded server does less per call, not longer calls.
+O.CHUNK_MICROS = 3000
+function O.server_micros()
+    local time = redis.call('TIME')
+    return tonumber(time[1]) * 1000000 + tonumber(time[2])
+end
+
+-- Whether a chunk that began at `began` (server_micros) has used `micros`; asked every few items.
+function O.spent(began, micros) return O.server_micros() - began >= micros end
+
 function O.clock_now(override)
     if override ~= '' then
         return tonumber(override)

@@ -102,6 +102,44 @@ public abstract class RedisChunkedOperationsKit {
         assertThat(store.stats().ready()).isEqualTo(MANY - 10);
     }
 
+    @Test
+    void reclaim_takes_back_a_consumer_holding_many_tasks_in_several_bounded_calls_and_keeps_ordered_order() {
+        List<NewTask> batch = new ArrayList<>();
+        for (int i = 0; i < MANY; i++) {
+            batch.add(NewTask.builder(Partition.of("p-" + (i % 10)), new byte[8]).id("t-" + i).build());
+        }
+        for (int i = 0; i < 1_500; i++) {
+            batch.add(NewTask.builder(Partition.of("!o"), new byte[8]).id(String.format("o-%04d", i)).build());
+        }
+        for (int from = 0; from < batch.size(); from += 5_000) {
+            store.publish(batch.subList(from, Math.min(from + 5_000, batch.size())));
+        }
+        int held = 0;
+        List<Lease> taken;
+        while (!(taken = store.consume(WORKER, TaskStore.MAX_CONSUME, Duration.ZERO)).isEmpty()) {
+            held += taken.size();
+        }
+        assertThat(held).as("held by the worker: every regular task and a run of the ordered partition")
+                .isGreaterThan(MANY + 500);
+        clock.advance(Duration.ofMinutes(5));
+        server.command("CONFIG", "RESETSTAT");
+
+        var report = store.reclaim();
+
+        assertThat(functionCalls()).as("calls of one reclaim").isGreaterThanOrEqualTo(3);
+        assertThat(report.returned()).isEqualTo(held);
+        assertThat(report.deadConsumers()).containsExactly(WORKER);
+        assertThat(store.stats().inFlight()).isZero();
+        assertThat(store.stats().lockedPartitions()).isZero();
+        List<String> ordered = new ArrayList<>();
+        ConsumerId other = ConsumerId.of("worker-2");
+        while (!(taken = store.consume(other, TaskStore.MAX_CONSUME, Duration.ZERO)).isEmpty()) {
+            taken.stream().filter(lease -> lease.partition().isOrdered()).forEach(lease -> ordered.add(lease.id().value()));
+            store.ack(other, taken.stream().map(Lease::id).toList());
+        }
+        assertThat(ordered).hasSize(1_500).isSorted();
+    }
+
     /** Publishes {@code count} tasks and fails each once: all dead letters. */
     private void deadLetters(int count) {
         List<NewTask> batch = new ArrayList<>();
