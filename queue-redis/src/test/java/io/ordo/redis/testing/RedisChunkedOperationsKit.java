@@ -70,6 +70,36 @@ public abstract class RedisChunkedOperationsKit {
     }
 
     @Test
+    void redrive_all_redrives_exactly_the_dead_letters_of_its_start_while_tasks_die_between_its_calls()
+            throws Exception {
+        deadLetters(MANY);
+        java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean(true);
+        java.util.concurrent.atomic.AtomicInteger failedMeanwhile = new java.util.concurrent.atomic.AtomicInteger();
+        ConsumerId other = ConsumerId.of("worker-2");
+        java.util.concurrent.ExecutorService side = java.util.concurrent.Executors.newSingleThreadExecutor();
+        java.util.concurrent.Future<?> dying = side.submit(() -> {
+            int next = 0;
+            while (running.get()) {
+                store.publish(List.of(NewTask.builder(Partition.of("side"), new byte[8]).id("side-" + next++).build()));
+                List<Lease> taken = store.consume(other, 20, Duration.ZERO);
+                store.fail(other, taken.stream().map(Lease::id).toList(), "dies meanwhile");
+                failedMeanwhile.addAndGet(taken.size());
+            }
+        });
+        long redriven;
+        try {
+            redriven = store.redriveAll();
+        } finally {
+            running.set(false);
+            dying.get(1, java.util.concurrent.TimeUnit.MINUTES);
+            side.shutdown();
+        }
+
+        assertThat(redriven).as("the dead letters there were when the run began").isEqualTo(MANY);
+        assertThat(store.stats().dead()).as("every task that died during the run").isEqualTo(failedMeanwhile.get());
+    }
+
+    @Test
     void purge_all_deletes_every_dead_letter_in_several_bounded_calls() {
         deadLetters(MANY);
         server.command("CONFIG", "RESETSTAT");
