@@ -379,10 +379,52 @@ public final class RedisTaskStore implements TaskStore {
                 Replies.number(r, 12) == 1);
     }
 
+    /**
+     * Puts the inspection together from bounded calls (inspect.lua's stages), so that none holds the server
+     * for long: the busiest partitions from chunks of partitions, the due counts of those listed from chunks
+     * of the tasks not ready yet, then locks, blocks and consumers. Each chunk is consistent; under traffic
+     * the whole is a view assembled over the calls' time, not one instant's.
+     */
     @Override
     public QueueInspection inspect(int limit) {
         Validate.range("limit", limit, 1, QueueInspection.MAX_LIMIT);
-        return Inspections.decode(run(RedisScript.INSPECT, new Args().add(now()).add(limit)));
+        Map<String, Long> busiest = new LinkedHashMap<>();
+        String cursor = "";
+        do {
+            List<Object> chunk = run(RedisScript.INSPECT, new Args().add(now()).add(limit).add("p").add(cursor));
+            for (int i = 1; i < chunk.size(); i += 2) {
+                busiest.put(Replies.text(chunk, i), Replies.number(chunk, i + 1)); // seen again: the later size
+            }
+            busiest = Inspections.busiest(busiest, limit);
+            cursor = Replies.text(chunk, 0);
+        } while (!cursor.isEmpty());
+
+        List<String> codes = List.copyOf(busiest.keySet());
+        long[] notReady = new long[codes.size()];
+        if (!codes.isEmpty()) {
+            cursor = "";
+            do {
+                Args args = new Args().add(now()).add(limit).add("d").add(cursor);
+                codes.forEach(args::add);
+                List<Object> chunk = run(RedisScript.INSPECT, args);
+                for (int i = 0; i < codes.size(); i++) {
+                    notReady[i] += Replies.number(chunk, i + 1);
+                }
+                cursor = Replies.text(chunk, 0);
+            } while (!cursor.isEmpty());
+        }
+
+        List<Object> rest = run(RedisScript.INSPECT, new Args().add(now()).add(limit).add("o").add(""));
+        List<Object> whole = new ArrayList<>(rest.subList(0, 2));
+        whole.add((long) codes.size());
+        for (int i = 0; i < codes.size(); i++) {
+            long waiting = busiest.get(codes.get(i));
+            whole.add(codes.get(i).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            whole.add(waiting);
+            whole.add(Math.max(0, waiting - notReady[i]));
+        }
+        whole.addAll(rest.subList(2, rest.size()));
+        return Inspections.decode(whole);
     }
 
     @Override

@@ -170,6 +170,37 @@ public abstract class RedisChunkedOperationsKit {
         assertThat(ordered).hasSize(1_500).isSorted();
     }
 
+    @Test
+    void inspect_reads_partitions_and_delayed_tasks_in_several_bounded_calls_and_lists_the_busiest() {
+        // partition i holds (i % 13) + 1 ready tasks, and one more not ready yet when i is even
+        List<NewTask> batch = new ArrayList<>();
+        for (int i = 0; i < 1_200; i++) {
+            Partition partition = Partition.of(String.format("p-%04d", i));
+            for (int t = 0; t <= i % 13; t++) {
+                batch.add(NewTask.builder(partition, new byte[8]).id("t-" + i + "-" + t).build());
+            }
+            if (i % 2 == 0) {
+                batch.add(NewTask.builder(partition, new byte[8]).id("later-" + i).delay(Duration.ofHours(1)).build());
+            }
+        }
+        for (int from = 0; from < batch.size(); from += 5_000) {
+            store.publish(batch.subList(from, Math.min(from + 5_000, batch.size())));
+        }
+        server.command("CONFIG", "RESETSTAT");
+
+        var inspection = store.inspect(10);
+
+        assertThat(functionCalls()).as("calls of one inspect").isGreaterThanOrEqualTo(5);
+        assertThat(inspection.totalPartitions()).isEqualTo(1_200);
+        assertThat(inspection.busiestPartitions()).extracting(backlog -> backlog.partition().code())
+                .containsExactly("p-0012", "p-0038", "p-0064", "p-0090", "p-0116", "p-0142", "p-0168", "p-0194",
+                        "p-0220", "p-0246");
+        assertThat(inspection.busiestPartitions()).allSatisfy(backlog -> {
+            assertThat(backlog.waiting()).isEqualTo(14);
+            assertThat(backlog.due()).isEqualTo(13);
+        });
+    }
+
     /** Publishes {@code count} tasks and fails each once: all dead letters. */
     private void deadLetters(int count) {
         List<NewTask> batch = new ArrayList<>();
