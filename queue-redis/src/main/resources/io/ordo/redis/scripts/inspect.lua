@@ -16,7 +16,7 @@ local limit = tonumber(ARGV[2])
 local stage = ARGV[3]
 local cursor = ARGV[4]
 local FIRST_CODE = 5
-local CHUNK = 500
+local PARTITION_CHUNK, TASK_CHUNK = 250, 500 -- each call well under 10 ms at a million (redis-design.md)
 
 local NOW = start(clock)
 
@@ -25,10 +25,10 @@ if stage == 'p' then
     local codes, next_cursor
     if cursor == '' or string.sub(cursor, 1, 1) == 'r' then
         local from = cursor == '' and 0 or tonumber(string.sub(cursor, 2))
-        codes = call('ZRANGE', K_READY, from, from + CHUNK - 1)
-        next_cursor = #codes < CHUNK and 't0' or 'r' .. int(from + CHUNK)
+        codes = call('ZRANGE', K_READY, from, from + PARTITION_CHUNK - 1)
+        next_cursor = #codes < PARTITION_CHUNK and 't0' or 'r' .. int(from + PARTITION_CHUNK)
     else
-        local scanned = call('HSCAN', K_TURNS, string.sub(cursor, 2), 'COUNT', CHUNK)
+        local scanned = call('HSCAN', K_TURNS, string.sub(cursor, 2), 'COUNT', PARTITION_CHUNK)
         codes = {}
         for i = 1, #scanned[2], 2 do codes[#codes + 1] = scanned[2][i] end
         next_cursor = scanned[1] == '0' and '' or 't' .. scanned[1]
@@ -39,8 +39,10 @@ if stage == 'p' then
     local stale_of = call('HMGET', K_STALE, unpack(codes))
     local rows = {}
     for i, code in ipairs(codes) do
+        -- only codes with 4-byte UTF-8 sequences need the rewritten key to sort as Java sorts them
+        local key = string.find(code, '[\240-\244]') and java_order_key(code) or code
         rows[i] = { code = code, waiting = call('LLEN', run_key(code)) - (tonumber(stale_of[i]) or 0)
-            + (tonumber(parked_of[i]) or 0), key = java_order_key(code) }
+            + (tonumber(parked_of[i]) or 0), key = key }
     end
     table.sort(rows, function(a, b)
         if a.waiting ~= b.waiting then return a.waiting > b.waiting end
@@ -70,7 +72,7 @@ if stage == 'd' then
     -- every waiting task that is not ready is in `delayed` with its readyAt (those due but not yet made
     -- ready by a consume are in it too, with an earlier score: the ranks before the first one after now)
     local from = cursor == '' and call('ZCOUNT', K_DELAYED, '-inf', NOW) or tonumber(cursor)
-    local ids = call('ZRANGE', K_DELAYED, from, from + CHUNK - 1)
+    local ids = call('ZRANGE', K_DELAYED, from, from + TASK_CHUNK - 1)
     local counts, index = {}, {}
     for i = FIRST_CODE, #ARGV do
         counts[i - FIRST_CODE + 1] = 0
@@ -82,7 +84,7 @@ if stage == 'd' then
             if at then counts[at] = counts[at] + 1 end
         end
     end
-    local reply = { #ids < CHUNK and '' or int(from + CHUNK) }
+    local reply = { #ids < TASK_CHUNK and '' or int(from + TASK_CHUNK) }
     for i = 1, #counts do reply[#reply + 1] = counts[i] end
     return reply
 end
