@@ -31,8 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Many delayed tasks falling due at the same moment are delivered exactly in the contract's order
  * (docs/semantics.md: highest head priority first, then the least recently served partition; inside a
  * partition priority, dueAt, publish order), however a backend splits the work of making them ready.
- * The counts are above any per-call bound a backend keeps on that work (Redis once made at most 10,000
- * due tasks ready per call).
+ * The counts are far above any per-call bound a backend keeps on that work.
  */
 public abstract class DuePromotionKit {
     private static final int TASKS = 12_000;
