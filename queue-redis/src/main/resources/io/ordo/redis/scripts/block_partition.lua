@@ -9,6 +9,7 @@ O.verify_fixed()
 O.verify_partition(code)
 call('ZADD', K_BLOCKED, NOW + duration, code)
 note_timer(NOW + duration)
+O.new_due_time = true -- a consumer napping past the block's end wakes to nap until it instead
 O.any_blocked = nil
 touch(code)
 finish()
