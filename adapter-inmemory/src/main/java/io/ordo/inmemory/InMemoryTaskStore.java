@@ -67,8 +67,8 @@ final class InMemoryTaskStore implements TaskStore {
     private final Map<Partition, PartitionState> partitions = new HashMap<>();
     /** Where each waiting task is, by id. */
     private final Map<TaskId, Task> waiting = new HashMap<>();
-    /** Tasks in flight, by id. */
-    private final Map<TaskId, Lease> held = new HashMap<>();
+    /** Tasks in flight, by id and by holder. */
+    private final Holdings held = new Holdings();
     /** Dead letters in the order they died. */
     private final LinkedHashMap<TaskId, DeadLetter> dead = new LinkedHashMap<>();
     /** Ordered partitions and the consumer holding each. */
@@ -703,22 +703,20 @@ final class InMemoryTaskStore implements TaskStore {
 
     /** Everything a consumer holds, in seq order. */
     private List<Lease> heldBy(ConsumerId consumer) {
-        return held.values().stream()
-                .filter(lease -> lease.consumer().equals(consumer))
+        return held.of(consumer).stream()
                 .sorted(Comparator.comparing((Lease lease) -> lease.task().seq()))
                 .toList();
     }
 
     /** What a consumer holds of one partition, in key order. */
     private List<Lease> heldInPartition(ConsumerId consumer, Partition partition) {
-        return held.values().stream()
-                .filter(lease -> lease.consumer().equals(consumer) && lease.partition().equals(partition))
+        return held.of(consumer, partition).stream()
                 .sorted(Comparator.comparing((Lease lease) -> lease.task().orderingKey()))
                 .toList();
     }
 
     private void releaseLockIfDone(ConsumerId consumer, Partition partition) {
-        if (consumer.equals(locks.get(partition)) && heldInPartition(consumer, partition).isEmpty()) {
+        if (consumer.equals(locks.get(partition)) && !held.holdsAny(consumer, partition)) {
             locks.remove(partition);
             lockedAt.remove(partition);
         }
