@@ -48,6 +48,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 
@@ -67,6 +69,19 @@ final class InMemoryTaskStore implements TaskStore {
     private final Map<Partition, PartitionState> partitions = new HashMap<>();
     /** Where each waiting task is, by id. */
     private final Map<TaskId, Task> waiting = new HashMap<>();
+    /**
+     * Eligible partitions by what consume picks first (highest head priority, then lowest turn), kept as
+     * they were when last looked at: an entry may be stale, and is checked when it comes first (see
+     * nextPartition). Every change that may put a partition ahead of where its entries are (a task
+     * arriving or leaving, a lock released, a block set or lifted) marks it for a look; a change over
+     * time (a task's or a block's time coming) is looked at when it comes. So a consume costs O(log p)
+     * per partition served, not a look at every partition.
+     */
+    private final TreeSet<Candidate> candidates = new TreeSet<>();
+    /** Partitions to look at before the next pick. */
+    private final Set<Partition> toLookAt = new HashSet<>();
+    /** Partitions to look at once their time comes: a task's readyAt, a block's end. */
+    private final TreeMap<Long, Set<Partition>> lookAtWhen = new TreeMap<>();
     /** Tasks in flight, by id and by holder. */
     private final Holdings held = new Holdings();
     /** Dead letters in the order they died. */
@@ -179,6 +194,7 @@ final class InMemoryTaskStore implements TaskStore {
                 take(state.head(now).orElseThrow(), consumer, now, taken);
             }
             state.turn = ++lastTurn;
+            toLookAt.add(state.partition);
             dropIfEmpty(state);
         }
         return taken;
@@ -186,23 +202,62 @@ final class InMemoryTaskStore implements TaskStore {
 
     /** Among eligible partitions: the highest head priority, then the least recently served. */
     private Optional<PartitionState> nextPartition(long now) {
-        PartitionState best = null;
-        int bestPriority = 0;
-        for (PartitionState state : partitions.values()) {
-            if (isBlocked(state.partition, now) || locks.containsKey(state.partition)) {
-                continue;
-            }
-            Optional<Task> head = state.head(now);
-            if (head.isEmpty()) {
-                continue;
-            }
-            int priority = head.get().priority().value();
-            if (best == null || priority > bestPriority || (priority == bestPriority && state.turn < best.turn)) {
-                best = state;
-                bestPriority = priority;
+        while (!lookAtWhen.isEmpty() && lookAtWhen.firstKey() <= now) {
+            toLookAt.addAll(lookAtWhen.pollFirstEntry().getValue());
+        }
+        for (Partition partition : toLookAt) {
+            lookAt(partition, now);
+        }
+        toLookAt.clear();
+        while (!candidates.isEmpty()) {
+            Candidate first = candidates.pollFirst();
+            if (first.equals(lookAt(first.partition(), now))) { // else it was stale: it is where it stands now
+                return Optional.of(partitions.get(first.partition()));
             }
         }
-        return Optional.ofNullable(best);
+        return Optional.empty();
+    }
+
+    /**
+     * Where the partition stands now: its entry among the candidates (added), or null when it is not
+     * eligible (then, if time will change that, it is looked at again at that time).
+     */
+    private Candidate lookAt(Partition partition, long now) {
+        PartitionState state = partitions.get(partition);
+        if (state == null || locks.containsKey(partition)) {
+            return null; // gone, or locked: a release marks it again
+        }
+        if (isBlocked(partition, now)) {
+            lookAtWhen(partition, blockedUntil.get(partition));
+            return null;
+        }
+        Optional<Task> head = state.head(now);
+        if (head.isEmpty()) {
+            state.waiting.stream().mapToLong(Task::readyAt).filter(at -> at > now).min()
+                    .ifPresent(at -> lookAtWhen(partition, at));
+            return null;
+        }
+        Candidate candidate = new Candidate(head.get().priority().value(), state.turn, partition);
+        candidates.add(candidate);
+        return candidate;
+    }
+
+    private void lookAtWhen(Partition partition, long at) {
+        lookAtWhen.computeIfAbsent(at, time -> new HashSet<>()).add(partition);
+    }
+
+    /** A partition's place in the pick order: highest priority, then lowest turn (the code only tells apart). */
+    private record Candidate(int priority, long turn, Partition partition) implements Comparable<Candidate> {
+        @Override
+        public int compareTo(Candidate other) {
+            if (priority != other.priority) {
+                return Integer.compare(other.priority, priority);
+            }
+            if (turn != other.turn) {
+                return Long.compare(turn, other.turn);
+            }
+            return partition.code().compareTo(other.partition.code());
+        }
     }
 
     /** The consecutive run of ready tasks from an ordered partition's head, in key order. */
@@ -282,6 +337,7 @@ final class InMemoryTaskStore implements TaskStore {
                 if (entry.getValue() == RejectOutcome.RETURNED || entry.getValue() == RejectOutcome.DEAD_LETTERED) {
                     Partition partition = partitionOfGivenBack(entry.getKey());
                     blockedUntil.merge(partition, until, Math::max);
+                    toLookAt.add(partition);
                 }
             }
         }
@@ -391,12 +447,14 @@ final class InMemoryTaskStore implements TaskStore {
         Validate.notNull("partition", partition);
         Validate.duration("duration", duration, Rejection.MAX_DURATION);
         blockedUntil.put(partition, clock.millis() + duration.toMillis());
+        toLookAt.add(partition); // a block may now end sooner than the one it replaced
     }
 
     @Override
     public synchronized void unblockPartition(Partition partition) {
         Validate.notNull("partition", partition);
         blockedUntil.remove(partition);
+        toLookAt.add(partition);
         notifyAll();
     }
 
@@ -446,6 +504,7 @@ final class InMemoryTaskStore implements TaskStore {
                 boolean theirs = lock.getValue().equals(consumer);
                 if (theirs) {
                     lockedAt.remove(lock.getKey());
+                    toLookAt.add(lock.getKey());
                 }
                 return theirs;
             });
@@ -676,12 +735,17 @@ final class InMemoryTaskStore implements TaskStore {
                 partition -> new PartitionState(partition, ++lastTurn));
         state.waiting.add(task);
         waiting.put(task.id(), task);
+        toLookAt.add(task.partition());
+        if (task.readyAt() > clock.millis()) {
+            lookAtWhen(task.partition(), task.readyAt()); // when it becomes ready it may be the head
+        }
     }
 
     private void removeWaiting(Task task) {
         PartitionState state = partitions.get(task.partition());
         state.waiting.remove(task);
         waiting.remove(task.id());
+        toLookAt.add(task.partition()); // its next task may be its head now, ready when this one was not
         dropIfEmpty(state);
     }
 
@@ -719,6 +783,7 @@ final class InMemoryTaskStore implements TaskStore {
         if (consumer.equals(locks.get(partition)) && !held.holdsAny(consumer, partition)) {
             locks.remove(partition);
             lockedAt.remove(partition);
+            toLookAt.add(partition);
         }
     }
 
