@@ -16,10 +16,11 @@
 function O.take_prepare(consumer, max)
     if O.take_prepared then return end
     O.take_prepared = true
-    O.verify_fixed()
+    local paused = O.meta().paused -- (read first: `meta` needs no probe)
+    O.verify_fixed(O.TAKE_SKIPS)
     if max == 0 then return end
     O.verify_consumer(consumer)
-    if O.meta().paused then return end
+    if paused then return end
     local promoting = O.next_timer and O.next_timer <= O.NOW
     if promoting then O.plan_promotion() end
     local any_rest = promoting or O.counter('rest') > 0
@@ -218,8 +219,8 @@ end
 O.ACK_CHUNK = 1000 -- ids per command: unpack has a limit, and a command stays short
 function O.ack(consumer, ids, first, last, reply, before_writes)
     local rcall = redis.call
-    local window = O.meta().dedup_window
-    O.verify_fixed()
+    local window = O.meta().dedup_window -- (read first: `meta` needs no probe)
+    O.verify_fixed(O.ACK_SKIPS)
     O.verify_consumer(consumer)
     local holding = O.holding_key(consumer)
     local ORDERED_LEASE = O.ORDERED_LEASE

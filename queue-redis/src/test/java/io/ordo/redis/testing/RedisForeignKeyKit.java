@@ -34,8 +34,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A key under a queue's prefix that something other than Ordo wrote, of another type than Ordo keeps there:
- * every operation that writes either does not touch it, or fails with an error naming the key before it
- * writes anything. For each kind of key (the fixed ones, a partition's list, sorted set and in-flight set,
+ * every operation that writes either does not touch it (and leaves it as it is), or fails with an error
+ * naming the key before it writes anything. For each kind of key (the fixed ones, a partition's list, sorted set and in-flight set,
  * a consumer's holdings), planted as a string and as a collection of the wrong kind, every writing
  * operation runs on a queue with work for it to do, and the server's data is compared before and after.
  */
@@ -136,13 +136,14 @@ public abstract class RedisForeignKeyKit {
             new Operation("resume", s -> s.store.resume()));
 
     @TestFactory
-    List<DynamicTest> a_foreign_fixed_key_stops_every_writing_operation_before_it_writes() {
+    List<DynamicTest> a_foreign_fixed_key_stops_a_writing_operation_that_meets_it_before_it_writes() {
         List<DynamicTest> tests = new ArrayList<>();
         FIXED.forEach((kind, type) -> {
             for (String foreign : wrongTypesFor(type)) {
                 for (Operation operation : WRITING_OPERATIONS) {
                     tests.add(DynamicTest.dynamicTest(operation + " with " + kind + " a " + foreign,
-                            () -> refusedUnchanged(scene -> scene.keys.key(kind), foreign, operation, true)));
+                            () -> refusedUnchanged(scene -> scene.keys.key(kind), foreign, operation,
+                                    mustMeet(kind, operation))));
                 }
             }
         });
@@ -191,6 +192,21 @@ public abstract class RedisForeignKeyKit {
                 .hasMessageContaining("wrong type");
         assertThat(scene.data()).as("the queue's data after " + operation + " failed on " + key)
                 .isEqualTo(before);
+    }
+
+    /**
+     * Whether the operation must meet (and so refuse) a foreign key of this fixed kind: every writing
+     * operation probes every fixed kind but those it never touches (docs/redis-design.md, "Keys of the
+     * wrong type"), and a key it reads before writing fails it all the same.
+     */
+    private static boolean mustMeet(String kind, Operation operation) {
+        return switch (operation.name()) {
+            case "publish" -> !List.of("consumers", "heartbeats", "lock-since", "dead").contains(kind);
+            case "consume" -> !List.of("dead", "acked").contains(kind);
+            case "ack" -> !List.of("consumers", "heartbeats", "dead").contains(kind);
+            case "ack and consume" -> !kind.equals("dead");
+            default -> true;
+        };
     }
 
     private static List<String> wrongTypesFor(String type) {
