@@ -17,7 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * How long one inspect holds the server against the numbers of partitions and of delayed tasks, for
+ * How long each call of an inspect holds the server, and how many calls it makes, against the numbers of partitions and of delayed tasks, for
  * docs/redis-design.md. A measurement, not a test: it runs only with {@code -Dordo.measure=true} and
  * prints its figures.
  * {@code mvn -q -B test -pl adapter-lettuce -Dtest=InspectCostMeasurement -Dordo.measure=true}
@@ -53,11 +53,19 @@ class InspectCostMeasurement {
             for (int i = 0; i < CALLS; i++) {
                 inspection = store.inspect(100);
             }
-            System.out.printf("inspect(100), %s: %,.0f us of server time per call (partitions listed %d of %,d;"
-                            + " load average %.1f)%n", label, usecPerEvalsha(server),
+            System.out.printf("inspect(100), %s: %,.0f us of server time per call, %d calls per inspect"
+                            + " (partitions listed %d of %,d; load average %.1f)%n", label, usecPerEvalsha(server),
+                    fcalls(server) / CALLS,
                     inspection.busiestPartitions().size(), inspection.totalPartitions(),
                     java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
         }
+    }
+
+    private static long fcalls(RedisServer server) {
+        String info = (String) server.command("INFO", "commandstats");
+        return info.lines().filter(line -> line.startsWith("cmdstat_fcall:")).findFirst()
+                .map(line -> Long.parseLong(line.replaceAll("^cmdstat_fcall:calls=([0-9]+),.*", "$1")))
+                .orElse(0L);
     }
 
     private static double usecPerEvalsha(RedisServer server) {

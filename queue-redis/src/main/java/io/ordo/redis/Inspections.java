@@ -10,11 +10,26 @@ import io.ordo.ports.QueueInspection;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
-/** Reads the reply of {@code inspect.lua}: the time, then four sections of a total, a count and the rows. */
+/** Reads an inspection: the time, then four sections of a total, a count and the rows (see RedisTaskStore.inspect). */
 final class Inspections {
     private Inspections() {
+    }
+
+    /**
+     * The {@code limit} partitions with the most waiting tasks, ties in the order of their codes (as the
+     * in-memory store lists them), in that order.
+     */
+    static Map<String, Long> busiest(Map<String, Long> waitingByCode, int limit) {
+        Map<String, Long> busiest = new LinkedHashMap<>();
+        waitingByCode.entrySet().stream()
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+                .limit(limit)
+                .forEach(entry -> busiest.put(entry.getKey(), entry.getValue()));
+        return busiest;
     }
 
     static QueueInspection decode(List<Object> reply) {

@@ -21,10 +21,10 @@ public final class RedisAcl {
     public static final List<String> STORE_COMMANDS = List.of("fcall", "function|load", "blpop", "scan", "info");
 
     /** What the functions call. {@code RedisAclTest} checks the library against this list. */
-    public static final List<String> SCRIPT_COMMANDS = List.of("time", "exists", "del", "hget", "hgetall", "hkeys",
-            "hmget", "hset", "hdel", "hexists", "hincrby", "hlen", "lindex", "llen", "lrange", "lpop", "rpush", "zadd",
-            "zrem", "zcard", "zcount", "zscore", "zrange", "zrangebylex", "zrangebyscore", "zremrangebyrank",
-            "zremrangebyscore");
+    public static final List<String> SCRIPT_COMMANDS = List.of("time", "exists", "del", "hget", "hgetall",
+            "hmget", "hset", "hdel", "hexists", "hincrby", "hlen", "hrandfield", "hscan", "lindex", "llen", "lrange",
+            "lpop", "rpush", "type", "zadd", "zrem", "zcard", "zcount", "zscore", "zrange", "zrangebylex",
+            "zrangebyscore", "zremrangebyrank", "zremrangebyscore");
 
     /**
      * What the cluster clients send to learn the slot map and check the nodes: Jedis reads CLUSTER SLOTS

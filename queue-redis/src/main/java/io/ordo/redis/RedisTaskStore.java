@@ -47,6 +47,8 @@ import java.util.function.IntFunction;
  * under the {@link ScriptExecutor} differs.
  */
 public final class RedisTaskStore implements TaskStore {
+    /** A consume's first reply value when tasks that fell due are still being made ready: call again at once. */
+    private static final long PROMOTING = -2;
     /** How often a waiting consume looks again when time is virtual: a virtual clock moves without telling Redis. */
     private static final Duration VIRTUAL_TIME_POLL = Duration.ofMillis(5);
     /** Settings used to check a batch's shape before the queue's own payload limit is known. */
@@ -165,12 +167,18 @@ public final class RedisTaskStore implements TaskStore {
                         consumer, leasedAt);
                 leases.add(new Lease(stored.task(), consumer, leasedAt));
             }
+            long untilDueMillis = Replies.number(reply, 0);
+            if (untilDueMillis == PROMOTING && !Thread.currentThread().isInterrupted()) {
+                // each call makes a bounded chunk of due tasks ready and takes none until all are: the order holds
+                reply = run(RedisScript.CONSUME, new Args().add(now()).add(consumer.value()).add(max));
+                from = 2;
+                continue;
+            }
             long remainingNanos = deadline - System.nanoTime();
             if (!leases.isEmpty() || remainingNanos <= 0) {
                 return leases;
             }
             Duration nap = Duration.ofNanos(remainingNanos);
-            long untilDueMillis = Replies.number(reply, 0);
             if (clockOverride != null) {
                 nap = min(nap, VIRTUAL_TIME_POLL);
             } else if (untilDueMillis >= 0 && Duration.ofMillis(untilDueMillis).compareTo(nap) < 0) {
@@ -251,14 +259,28 @@ public final class RedisTaskStore implements TaskStore {
         run(RedisScript.HEARTBEAT, new Args().add(now()).add(consumer.value()).add(ttl.toMillis()));
     }
 
+    /**
+     * Calls reclaim until no dead consumer's task is left: each call takes back a bounded chunk (a consumer
+     * holding more is taken back over several calls), so none holds the server for long.
+     */
     @Override
     public ReclaimReport reclaim() {
-        List<Object> reply = run(RedisScript.RECLAIM, new Args().add(now()));
         List<ConsumerId> dead = new ArrayList<>();
-        for (int i = 3; i < reply.size(); i++) {
-            dead.add(ConsumerId.of(Replies.text(reply, i)));
+        int returned = 0;
+        int buried = 0;
+        int timedOut = 0;
+        while (true) {
+            List<Object> reply = run(RedisScript.RECLAIM, new Args().add(now()));
+            returned += Replies.integer(reply, 0);
+            buried += Replies.integer(reply, 1);
+            timedOut += Replies.integer(reply, 2);
+            for (int i = 4; i < reply.size(); i++) {
+                dead.add(ConsumerId.of(Replies.text(reply, i)));
+            }
+            if (Replies.number(reply, 3) == 0) {
+                return new ReclaimReport(dead, returned, buried, timedOut);
+            }
         }
-        return new ReclaimReport(dead, Replies.integer(reply, 0), Replies.integer(reply, 1), Replies.integer(reply, 2));
     }
 
     // ---------------------------------------------------------------- cancel, get
@@ -315,7 +337,7 @@ public final class RedisTaskStore implements TaskStore {
 
     @Override
     public long redriveAll() {
-        return Replies.number(run(RedisScript.REDRIVE_ALL, new Args().add(now())), 0);
+        return inChunks(RedisScript.REDRIVE_ALL);
     }
 
     @Override
@@ -326,7 +348,26 @@ public final class RedisTaskStore implements TaskStore {
 
     @Override
     public long purgeAllDeadLetters() {
-        return Replies.number(run(RedisScript.PURGE_ALL_DEAD_LETTERS, new Args().add(now())), 0);
+        return inChunks(RedisScript.PURGE_ALL_DEAD_LETTERS);
+    }
+
+    /**
+     * Runs an operation over every dead letter as calls of a bounded chunk each, so none holds the server
+     * for long: those that died before the first call, oldest first (reply: how many, the last death the
+     * run covers, whether more remain). Other calls may run between chunks; a task that dies meanwhile is
+     * not part of the run, and one redriven or purged meanwhile by another call is not counted.
+     */
+    private long inChunks(RedisScript script) {
+        long done = 0;
+        String through = "";
+        while (true) {
+            List<Object> reply = run(script, new Args().add(now()).add(through));
+            done += Replies.number(reply, 0);
+            if (Replies.number(reply, 2) == 0) {
+                return done;
+            }
+            through = Long.toString(Replies.number(reply, 1));
+        }
     }
 
     // ---------------------------------------------------------------- stats, pause, settings
@@ -340,10 +381,52 @@ public final class RedisTaskStore implements TaskStore {
                 Replies.number(r, 12) == 1);
     }
 
+    /**
+     * Puts the inspection together from bounded calls (inspect.lua's stages), so that none holds the server
+     * for long: the busiest partitions from chunks of partitions, the due counts of those listed from chunks
+     * of the tasks not ready yet, then locks, blocks and consumers. Each chunk is consistent; under traffic
+     * the whole is a view assembled over the calls' time, not one instant's.
+     */
     @Override
     public QueueInspection inspect(int limit) {
         Validate.range("limit", limit, 1, QueueInspection.MAX_LIMIT);
-        return Inspections.decode(run(RedisScript.INSPECT, new Args().add(now()).add(limit)));
+        Map<String, Long> busiest = new LinkedHashMap<>();
+        String cursor = "";
+        do {
+            List<Object> chunk = run(RedisScript.INSPECT, new Args().add(now()).add(limit).add("p").add(cursor));
+            for (int i = 1; i < chunk.size(); i += 2) {
+                busiest.put(Replies.text(chunk, i), Replies.number(chunk, i + 1)); // seen again: the later size
+            }
+            busiest = Inspections.busiest(busiest, limit);
+            cursor = Replies.text(chunk, 0);
+        } while (!cursor.isEmpty());
+
+        List<String> codes = List.copyOf(busiest.keySet());
+        long[] notReady = new long[codes.size()];
+        if (!codes.isEmpty()) {
+            cursor = "";
+            do {
+                Args args = new Args().add(now()).add(limit).add("d").add(cursor);
+                codes.forEach(args::add);
+                List<Object> chunk = run(RedisScript.INSPECT, args);
+                for (int i = 0; i < codes.size(); i++) {
+                    notReady[i] += Replies.number(chunk, i + 1);
+                }
+                cursor = Replies.text(chunk, 0);
+            } while (!cursor.isEmpty());
+        }
+
+        List<Object> rest = run(RedisScript.INSPECT, new Args().add(now()).add(limit).add("o").add(""));
+        List<Object> whole = new ArrayList<>(rest.subList(0, 2));
+        whole.add((long) codes.size());
+        for (int i = 0; i < codes.size(); i++) {
+            long waiting = busiest.get(codes.get(i));
+            whole.add(codes.get(i).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            whole.add(waiting);
+            whole.add(Math.max(0, waiting - notReady[i]));
+        }
+        whole.addAll(rest.subList(2, rest.size()));
+        return Inspections.decode(whole);
     }
 
     @Override

@@ -5,6 +5,8 @@ local code = ARGV[2]
 local duration = tonumber(ARGV[3])
 
 local NOW = start(clock)
+O.verify_fixed()
+O.verify_partition(code)
 call('ZADD', K_BLOCKED, NOW + duration, code)
 note_timer(NOW + duration)
 O.any_blocked = nil

@@ -4,11 +4,13 @@ local clock = ARGV[1]
 local FIRST_ID = 2
 
 local NOW = start(clock)
+O.verify_fixed()
 local records, waiting = {}, {}
 for i = FIRST_ID, #ARGV do
     local id = ARGV[i]
     local r = not records[id] and load(id)
     if r then
+        O.verify_partition(r.code)
         records[id] = r
         if r.state == STATE_WAITING then waiting[#waiting + 1] = id end
     end

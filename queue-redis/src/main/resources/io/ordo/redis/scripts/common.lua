@@ -66,8 +66,71 @@ function O.begin(keys)
     O.new_due_time = false
     O.delayed_exists = nil
     O.wake_exists = nil
+    O.verified, O.verified_codes = {}, {}
+    O.take_prepared, O.promotion, O.list_lengths = false, nil, {}
     return set
 end
+
+-- ---------------------------------------------------------------- keys of the wrong type
+-- A key under the queue's prefix that something other than Ordo wrote may hold another type than the
+-- one Ordo keeps there. Redis refuses a command on it (WRONGTYPE) but keeps what the call wrote before,
+-- and a function has no rollback: so every function that writes first reads, with one cheap command per
+-- key that fails on any other type, every key it may touch, before its first write (docs/redis-design.md,
+-- "Keys of the wrong type"). A key checked once is not checked again in the call.
+O.KIND_TYPES = {
+    meta = 'hash', tasks = 'hash', ready = 'zset', delayed = 'zset', wake = 'zset', blocked = 'zset',
+    turns = 'hash', parked = 'hash', stale = 'hash', locks = 'hash', consumers = 'zset', dead = 'zset',
+    acked = 'zset', readyat = 'zset', ['readyat-count'] = 'hash', signal = 'list', heartbeats = 'hash',
+    ['lock-since'] = 'hash',
+}
+O.TYPE_PROBES = { hash = 'HEXISTS', zset = 'ZCARD', list = 'LLEN' }
+
+-- Returns what the probe read (a list's length, a sorted set's size), or nil when the key was checked before.
+function O.verify(key, kind_type)
+    if O.verified[key] then return nil end
+    local reply
+    if kind_type == 'hash' then
+        reply = redis.pcall('HEXISTS', key, '')
+    else
+        reply = redis.pcall(O.TYPE_PROBES[kind_type], key)
+    end
+    if type(reply) == 'table' and reply.err then
+        local held = redis.call('TYPE', key)
+        error({ err = 'WRONGTYPE key ' .. key .. ' holds a ' .. tostring(held.ok or held) .. ' where Ordo keeps a '
+            .. kind_type .. ' (written by something other than Ordo); nothing was changed' })
+    end
+    O.verified[key] = true
+    return reply
+end
+
+-- Every fixed key of the queue, but those in `skip` (kind -> true): kinds the function never touches, or
+-- reads before its first write (a read fails on a key of the wrong type as a probe does).
+function O.verify_fixed(skip)
+    local set = O.key_sets[O.K_META]
+    for i, kind in ipairs(O.KINDS) do
+        if not (skip and skip[kind]) then O.verify(set[i], O.KIND_TYPES[kind]) end
+    end
+end
+-- The hot paths' kinds to skip. publish reads `meta` and `tasks` first and never touches a consumer's
+-- keys or the dead letters; a consume reads `meta` first (its probes come after the settings are read)
+-- and never touches dead letters or acked ids; an ack reads `meta` first and never touches consumers'
+-- registrations or dead letters (ack_consume probes for both, before its acks write).
+O.PUBLISH_SKIPS = { meta = true, tasks = true, consumers = true, heartbeats = true, ['lock-since'] = true,
+    dead = true }
+O.TAKE_SKIPS = { meta = true, dead = true, acked = true }
+O.ACK_SKIPS = { meta = true, consumers = true, heartbeats = true, dead = true }
+
+-- The keys of a partition: its list, its sorted set, and (ordered) its in-flight set.
+function O.verify_partition(code)
+    if O.verified_codes[code] then return end
+    O.verified_codes[code] = true
+    O.verify(O.run_key(code), 'list')
+    O.verify(O.rest_key(code), 'zset')
+    if O.is_ordered(code) then O.verify(O.flight_key(code), 'zset') end
+end
+
+-- The hash of the tasks a consumer holds.
+function O.verify_consumer(name) O.verify(O.holding_key(name), 'hash') end
 
 -- redis.call that names the key in the error, so a foreign key of the wrong type is easy to find.
 function O.call(...)
@@ -77,6 +140,17 @@ function O.call(...)
     end
     return reply
 end
+
+-- Work in chunks (promotion of due tasks, redrive all, reclaim) also stops once a chunk has run this long
+-- on the server, whatever its count: a loaded server does less per call, not longer calls.
+O.CHUNK_MICROS = 3000
+function O.server_micros()
+    local time = redis.call('TIME')
+    return tonumber(time[1]) * 1000000 + tonumber(time[2])
+end
+
+-- Whether a chunk that began at `began` (server_micros) has used `micros`; asked every few items.
+function O.spent(began, micros) return O.server_micros() - began >= micros end
 
 function O.clock_now(override)
     if override ~= '' then

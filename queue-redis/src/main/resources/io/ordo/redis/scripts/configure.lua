@@ -6,6 +6,7 @@ local dedup_window = ARGV[4]
 local heartbeat_ttl = ARGV[5]
 local max_payload = ARGV[6]
 
+O.verify_fixed()
 call('HSET', K_META, 'maxAttempts', max_attempts, 'processingTimeoutMs', processing_timeout,
     'dedupWindowMs', dedup_window, 'heartbeatTtlMs', heartbeat_ttl, 'maxPayloadBytes', max_payload)
 return 1

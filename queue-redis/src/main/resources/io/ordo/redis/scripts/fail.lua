@@ -7,10 +7,22 @@ local reason = ARGV[3]
 local FIRST_ID = 4
 
 start(clock)
+O.verify_fixed()
+O.verify_consumer(consumer)
+local held = {}
+for i = FIRST_ID, #ARGV do
+    local id = ARGV[i]
+    local r = not held[id] and load_held(consumer, id)
+    if r then
+        O.verify_partition(r.code)
+        held[id] = r
+    end
+end
 local reply = {}
 for i = FIRST_ID, #ARGV do
     local id = ARGV[i]
-    local r = load_held(consumer, id)
+    local r = held[id]
+    held[id] = nil -- an id named twice is dead-lettered once
     if r then
         leave_flight(id, r)
         bury(id, r, reason)

@@ -1,58 +1,58 @@
 #!lua flags=no-writes
 -- What an operator looks at (docs/semantics.md, inspect): the partitions with the most waiting tasks,
--- the ordered locks, the blocks in force and the registered consumers, each list cut at limit.
--- Reads every partition, lock, block, consumer and not-ready task once: an operator's read, not a
--- worker's (docs/redis-design.md). Names sort as Java sorts them (java_order_key).
--- Reply: {now,
---   partitions in all, n, (code, waiting, due) * n,
+-- the ordered locks, the blocks in force and the registered consumers, each list cut at limit. Names
+-- sort as Java sorts them (java_order_key). An operator's read, in stages the store puts together, each
+-- call bounded so that no inspection holds the server for long (docs/redis-design.md, "Inspect"):
+-- stage 'p', cursor: a chunk of partitions (of `ready` by rank, then of `turns` by HSCAN) and their sizes.
+--   Reply: {next cursor ('' when done), (code, waiting) * up to limit}: the chunk's busiest.
+-- stage 'd', cursor, codes...: a chunk of the tasks not ready yet (`delayed` by rank, from the first one
+--   after now), counted per named partition. Reply: {next cursor ('' when done), count per code}.
+-- stage 'o': {now, partitions in all,
 --   locks in all, n, (code, holder, since, in flight) * n,
 --   blocks in all, n, (code, until) * n,
 --   consumers in all, n, (name, last heartbeat, expires at, in flight) * n}.
 local clock = ARGV[1]
 local limit = tonumber(ARGV[2])
+local stage = ARGV[3]
+local cursor = ARGV[4]
+local FIRST_CODE = 5
+local PARTITION_CHUNK, TASK_CHUNK = 250, 500 -- each call well under 10 ms at a million (redis-design.md)
 
 local NOW = start(clock)
-local reply = { NOW }
 
-local function append(total, rows, width, fields)
-    reply[#reply + 1] = total
-    local n = math.min(#rows, limit)
-    reply[#reply + 1] = n
-    for i = 1, n do
-        for j = 1, width do reply[#reply + 1] = rows[i][fields[j]] end
+if stage == 'p' then
+    -- a partition's waiting tasks are its list's members (less the cancelled ones) and its parked tasks
+    local codes, next_cursor
+    if cursor == '' or string.sub(cursor, 1, 1) == 'r' then
+        local from = cursor == '' and 0 or tonumber(string.sub(cursor, 2))
+        codes = call('ZRANGE', K_READY, from, from + PARTITION_CHUNK - 1)
+        next_cursor = #codes < PARTITION_CHUNK and 't0' or 'r' .. int(from + PARTITION_CHUNK)
+    else
+        local scanned = call('HSCAN', K_TURNS, string.sub(cursor, 2), 'COUNT', PARTITION_CHUNK)
+        codes = {}
+        for i = 1, #scanned[2], 2 do codes[#codes + 1] = scanned[2][i] end
+        next_cursor = scanned[1] == '0' and '' or 't' .. scanned[1]
     end
-end
-
--- Partitions: the `limit` busiest, kept in order while reading the sizes; a partition that does not beat
--- the last one listed costs one comparison. Every partition that exists is in `ready` or in `turns`; its
--- waiting tasks are its list's members (less the cancelled ones) and its parked tasks.
-local parked_of, stale_of = {}, {}
-local pairs_read = call('HGETALL', K_PARKED)
-for i = 1, #pairs_read, 2 do parked_of[pairs_read[i]] = tonumber(pairs_read[i + 1]) end
-pairs_read = call('HGETALL', K_STALE)
-for i = 1, #pairs_read, 2 do stale_of[pairs_read[i]] = tonumber(pairs_read[i + 1]) end
-local sizes = call('ZRANGE', K_READY, 0, -1)
-for _, code in ipairs(call('HKEYS', K_TURNS)) do sizes[#sizes + 1] = code end
-local busiest, listed_count = {}, 0
--- Ties go by Java's order of the codes; only codes with 4-byte UTF-8 sequences need the rewritten key.
-local function busier(waiting, code, p)
-    if waiting ~= p.waiting then return waiting > p.waiting end
-    if p.wide or string.find(code, '[\240-\244]') then
-        return bytes_before(java_order_key(code), java_order_key(p.code))
+    local reply = { next_cursor }
+    if #codes == 0 then return reply end
+    local parked_of = call('HMGET', K_PARKED, unpack(codes))
+    local stale_of = call('HMGET', K_STALE, unpack(codes))
+    local rows = {}
+    for i, code in ipairs(codes) do
+        -- only codes with 4-byte UTF-8 sequences need the rewritten key to sort as Java sorts them
+        local key = string.find(code, '[\240-\244]') and java_order_key(code) or code
+        rows[i] = { code = code, waiting = call('LLEN', run_key(code)) - (tonumber(stale_of[i]) or 0)
+            + (tonumber(parked_of[i]) or 0), key = key }
     end
-    return bytes_before(code, p.code)
-end
-for _, code in ipairs(sizes) do
-    local waiting = call('LLEN', run_key(code)) - (stale_of[code] or 0) + (parked_of[code] or 0)
-    if listed_count < limit or busier(waiting, code, busiest[listed_count]) then
-        local lo, hi = 1, listed_count + 1
-        while lo < hi do
-            local mid = math.floor((lo + hi) / 2)
-            if busier(waiting, code, busiest[mid]) then hi = mid else lo = mid + 1 end
-        end
-        table.insert(busiest, lo, { code = code, waiting = waiting, wide = string.find(code, '[\240-\244]') })
-        if listed_count < limit then listed_count = listed_count + 1 else busiest[limit + 1] = nil end
+    table.sort(rows, function(a, b)
+        if a.waiting ~= b.waiting then return a.waiting > b.waiting end
+        return bytes_before(a.key, b.key)
+    end)
+    for i = 1, math.min(#rows, limit) do
+        reply[#reply + 1] = rows[i].code
+        reply[#reply + 1] = rows[i].waiting
     end
+    return reply
 end
 
 -- The partition of a waiting task's record, read without copying its payload (layout: common.lua).
@@ -68,21 +68,37 @@ local function waiting_code(s)
     return string.sub(s, pos + 2, pos + 1 + struct.unpack('>I2', s, pos))
 end
 
--- Every waiting task that is not ready is in `delayed` with its readyAt (those due but not yet moved by a
--- consume are in it too, with an earlier score).
-local listed = {}
-for _, p in ipairs(busiest) do
-    p.due = p.waiting
-    listed[p.code] = p
+if stage == 'd' then
+    -- every waiting task that is not ready is in `delayed` with its readyAt (those due but not yet made
+    -- ready by a consume are in it too, with an earlier score: the ranks before the first one after now)
+    local from = cursor == '' and call('ZCOUNT', K_DELAYED, '-inf', NOW) or tonumber(cursor)
+    local ids = call('ZRANGE', K_DELAYED, from, from + TASK_CHUNK - 1)
+    local counts, index = {}, {}
+    for i = FIRST_CODE, #ARGV do
+        counts[i - FIRST_CODE + 1] = 0
+        index[ARGV[i]] = i - FIRST_CODE + 1
+    end
+    if #ids > 0 and #counts > 0 then
+        for _, record in ipairs(call('HMGET', K_TASKS, unpack(ids))) do
+            local at = record and index[waiting_code(record)]
+            if at then counts[at] = counts[at] + 1 end
+        end
+    end
+    local reply = { #ids < TASK_CHUNK and '' or int(from + TASK_CHUNK) }
+    for i = 1, #counts do reply[#reply + 1] = counts[i] end
+    return reply
 end
-if listed_count > 0 then
-    for _, id in ipairs(call('ZRANGEBYSCORE', K_DELAYED, '(' .. int(NOW), '+inf')) do
-        local record = call('HGET', K_TASKS, id)
-        local p = record and listed[waiting_code(record)]
-        if p then p.due = p.due - 1 end
+
+local reply = { NOW, call('ZCARD', K_READY) + call('HLEN', K_TURNS) }
+
+local function append(total, rows, width, fields)
+    reply[#reply + 1] = total
+    local n = math.min(#rows, limit)
+    reply[#reply + 1] = n
+    for i = 1, n do
+        for j = 1, width do reply[#reply + 1] = rows[i][fields[j]] end
     end
 end
-append(#sizes, busiest, 3, { 'code', 'waiting', 'due' })
 
 -- Locks, longest held first.
 local held = call('HGETALL', K_LOCKS)

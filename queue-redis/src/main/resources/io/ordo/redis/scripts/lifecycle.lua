@@ -4,20 +4,50 @@
 -- Consume's rule (docs/semantics.md): the eligible partition with the highest head priority, then the
 -- lowest turn; one task from a regular partition, the consecutive ready run from an ordered one (which
 -- it locks). Registers the consumer too. Appends id and record of each task taken to reply; returns
--- how many were taken and whether `ready` still holds a partition.
+-- how many were taken, whether `ready` still holds a partition, and whether tasks that fell due are
+-- still being made ready (then nothing is taken: the caller calls again at once, see O.promote_due).
 -- A task taken is not rewritten: its record keeps the attempts before this delivery, and the lease goes
 -- into the consumer's `f:` hash (docs/redis-design.md).
+-- Checks, before the call's first write, every key a take may touch (O.verify): the fixed keys, the
+-- consumer's holdings, the partitions of what falls due (read now, applied by promote_due), and the
+-- first `max` partitions of `ready`. No other partition can be served in this call: to reach one ranked
+-- lower, each partition ahead of it must be served first, and promotion only adds partitions or moves
+-- them ahead. A list's length read here tells take whether it still holds a member after a pop.
+function O.take_prepare(consumer, max)
+    if O.take_prepared then return end
+    O.take_prepared = true
+    local paused = O.meta().paused -- (read first: `meta` needs no probe)
+    O.verify_fixed(O.TAKE_SKIPS)
+    if max == 0 then return end
+    O.verify_consumer(consumer)
+    if paused then return end
+    local promoting = O.next_timer and O.next_timer <= O.NOW
+    if promoting then O.plan_promotion() end
+    local any_rest = promoting or O.counter('rest') > 0
+    for _, code in ipairs(redis.call('ZRANGE', O.K_READY, '0', O.int(max - 1))) do
+        local length = O.verify(O.run_key(code), 'list')
+        if length then O.list_lengths[code] = length end
+        if any_rest then O.verify(O.rest_key(code), 'zset') end
+        if O.is_ordered(code) then
+            O.verify(O.rest_key(code), 'zset')
+            O.verify(O.flight_key(code), 'zset')
+        end
+    end
+end
+
 function O.take(consumer, max, reply)
+    O.take_prepare(consumer, max)
     if max == 0 then return 0, nil end -- only acks: no consume, no registration
     local SPAN, ORDERED = O.PRIORITY_SPAN, O.ORDERED_MARK
     local NOW = O.NOW
     local rcall = redis.call -- in the loops: the checked O.call costs a noticeable share of a task
     local m = O.meta()
     local now_text = O.int(NOW)
+    local lengths = O.list_lengths
     O.call('ZADD', O.K_CONSUMERS, 'GT', O.int(NOW + m.heartbeat_ttl), consumer)
     O.call('HSET', O.K_HEARTBEATS, consumer, now_text)
     if m.paused then return 0, false end -- a paused queue wakes no other consumer
-    if O.next_timer and O.next_timer <= NOW then O.promote_due() end
+    if O.next_timer and O.next_timer <= NOW and not O.promote_due() then return 0, nil, true end
 
     local taken = 0
     local ids, leases = {}, {}
@@ -77,8 +107,15 @@ function O.take(consumer, max, reply)
                 if lean and not O.any_delayed() then -- every member is ready: the run is the list's front
                     local key = O.run_key(code)
                     -- (a retry keeps its dueAt and may have another readyAt: read from its record below)
-                    for _, mb in ipairs(rcall('LPOP', key, int(max - taken)) or {}) do took(mb, nil) end
-                    remains = rcall('EXISTS', key) == 1
+                    local popped = rcall('LPOP', key, int(max - taken)) or {}
+                    for _, mb in ipairs(popped) do took(mb, nil) end
+                    local length = lengths[code]
+                    if length then
+                        lengths[code] = length - #popped
+                        remains = length > #popped
+                    else
+                        remains = rcall('EXISTS', key) == 1
+                    end
                 else
                     while taken < max do
                         local mb, r, from_run = O.part_head(code, true)
@@ -98,10 +135,17 @@ function O.take(consumer, max, reply)
                 if uniform then -- the next head's priority is known: whether there is one is enough
                     local key = O.run_key(code)
                     mb = rcall('LPOP', key)
-                    head = rcall('EXISTS', key) == 1
+                    local length = lengths[code]
+                    if length then
+                        lengths[code] = length - 1
+                        head = length > 1
+                    else
+                        head = rcall('EXISTS', key) == 1
+                    end
                 elseif lean then
                     local key = O.run_key(code)
                     mb = rcall('LPOP', key)
+                    lengths[code] = nil
                     head = rcall('LINDEX', key, '0')
                 else
                     local record, from_run
@@ -160,19 +204,25 @@ function O.take(consumer, max, reply)
     return taken, ready_left
 end
 
--- Milliseconds until something may fall due (a delayed task, an ordered head, a block's end), or -1.
+-- Milliseconds until something may fall due (a delayed task, an ordered head, a block's end), or -1;
+-- -2 when tasks that fell due are still being made ready (the consumer calls again at once).
 -- -1 while paused: nothing is delivered until resume, which wakes a blocked consumer itself.
-function O.until_next_timer()
+O.PROMOTING = -2
+function O.until_next_timer(promoting)
+    if promoting then return O.PROMOTING end
     if not O.next_timer or O.meta().paused then return -1 end
     return math.max(O.next_timer - O.NOW, 0)
 end
 
 -- Deletes the tasks the consumer holds among ids[first..last]; appends per id 1 acked, 0 lease lost.
+-- before_writes, when given, runs after the leases are read and before the first write (ack_consume
+-- checks there what its take will touch: see O.verify).
 O.ACK_CHUNK = 1000 -- ids per command: unpack has a limit, and a command stays short
-function O.ack(consumer, ids, first, last, reply)
+function O.ack(consumer, ids, first, last, reply, before_writes)
     local rcall = redis.call
-    local window = O.meta().dedup_window
-    if window > 0 then rcall('ZREMRANGEBYSCORE', O.K_ACKED, '-inf', O.NOW) end
+    local window = O.meta().dedup_window -- (read first: `meta` needs no probe)
+    O.verify_fixed(O.ACK_SKIPS)
+    O.verify_consumer(consumer)
     local holding = O.holding_key(consumer)
     local ORDERED_LEASE = O.ORDERED_LEASE
     local done, remembered, seen = {}, {}, {}
@@ -205,6 +255,9 @@ function O.ack(consumer, ids, first, last, reply)
             end
         end
     end
+    for _, code in ipairs(codes) do O.verify_partition(code) end
+    if before_writes then before_writes() end
+    if window > 0 then rcall('ZREMRANGEBYSCORE', O.K_ACKED, '-inf', O.NOW) end
     for from = 1, #done, O.ACK_CHUNK do
         local to = math.min(from + O.ACK_CHUNK - 1, #done)
         rcall('HDEL', holding, unpack(done, from, to))
@@ -230,11 +283,14 @@ end
 -- the lowest named one (rule 5). decide(id, record, named) returns each task's outcome code.
 -- Reply: one outcome per id given (0 = lease lost), then id and outcome of each unnamed task, in key order.
 function O.give_back(consumer, ids, decide)
+    O.verify_fixed()
+    O.verify_consumer(consumer)
     local named, lowest = {}, {}
     local affected = {}
     for _, id in ipairs(ids) do
         local r = not named[id] and O.load_held(consumer, id)
         if r then
+            O.verify_partition(r.code) -- (before the first write: see O.verify)
             r.id, r.m, r.named = id, O.member(r, id), true
             named[id] = r
             affected[#affected + 1] = r
@@ -277,6 +333,12 @@ function O.give_back(consumer, ids, decide)
 end
 
 -- ---------------------------------------------------------------- dead letters
+
+-- Operators' calls over every dead letter (redrive_all, purge_all_dead_letters) go in chunks of at most
+-- this many, each one call: one call stays well under 10 ms at a million dead letters (reliability.md).
+O.REDRIVE_CHUNK = 250
+O.PURGE_CHUNK = 1000
+O.RECLAIM_CHUNK = 250 -- the tasks of dead consumers taken back per reclaim call (at most)
 
 -- Back into the partition with attempts reset, due now; priority, seq and last error kept.
 function O.redrive(id)

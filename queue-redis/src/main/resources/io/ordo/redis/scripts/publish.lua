@@ -15,6 +15,11 @@ for i = FIRST_TASK, #ARGV, 2 do
         return { 1, (i - FIRST_TASK) / 2, size, limit }
     end
 end
+O.verify_fixed(O.PUBLISH_SKIPS)
+for i = FIRST_TASK, #ARGV, 2 do
+    local blob = ARGV[i + 1]
+    O.verify_partition(string.sub(blob, TAIL + 2, TAIL + 1 + struct.unpack('>I2', blob, TAIL)))
+end
 
 -- The ids that name a task already, read with one HMGET per thousand; the records written at the end.
 local exists = {}

@@ -4,6 +4,11 @@ local clock = ARGV[1]
 local FIRST_ID = 2
 
 local NOW = start(clock)
+O.verify_fixed()
+for i = FIRST_ID, #ARGV do
+    local r = load(ARGV[i])
+    if r then O.verify_partition(r.code) end
+end
 local reply = {}
 for i = FIRST_ID, #ARGV do
     reply[#reply + 1] = redrive(ARGV[i]) and 1 or 0

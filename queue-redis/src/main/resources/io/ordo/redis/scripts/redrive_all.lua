@@ -1,9 +1,21 @@
 #!lua
--- Sends every dead letter back, oldest first. Reply: how many.
+-- Sends the dead letters back, oldest first, in chunks: one call redrives at most REDRIVE_CHUNK of them,
+-- for at most about CHUNK_MICROS, of those that died before the first call of the run (score up to
+-- `through`; '' in the first call: the last one now). Tasks that die while a run goes on are not part of it. Reply: {how many, through, 1 if more remain}.
 local clock = ARGV[1]
+local through = ARGV[2]
 
 local NOW = start(clock)
-local ids = call('ZRANGE', K_DEAD, 0, -1)
-for _, id in ipairs(ids) do redrive(id) end
+if through == '' then through = int(counter('deadSeq')) end
+O.verify_fixed()
+local ids = call('ZRANGEBYSCORE', K_DEAD, '-inf', through, 'LIMIT', 0, O.REDRIVE_CHUNK)
+for _, id in ipairs(ids) do O.verify_partition(load(id).code) end
+local began = O.server_micros()
+local redriven = 0
+for i, id in ipairs(ids) do
+    redrive(id)
+    redriven = i
+    if i % 16 == 0 and O.spent(began, O.CHUNK_MICROS) then break end
+end
 finish()
-return #ids
+return { redriven, through, (redriven < #ids or #ids == O.REDRIVE_CHUNK) and 1 or 0 }

@@ -4,6 +4,8 @@ local clock = ARGV[1]
 local code = ARGV[2]
 
 local NOW = start(clock)
+O.verify_fixed()
+O.verify_partition(code)
 call('ZREM', K_BLOCKED, code)
 O.any_blocked = nil
 touch(code)

@@ -1,0 +1,122 @@
+package io.ordo.lettuce;
+
+import io.ordo.domain.ConsumerId;
+import io.ordo.domain.Lease;
+import io.ordo.domain.NewTask;
+import io.ordo.domain.Partition;
+import io.ordo.domain.QueueName;
+import io.ordo.domain.TaskId;
+import io.ordo.ports.TaskStore;
+import io.ordo.ports.VirtualClock;
+import io.ordo.redis.RedisOptions;
+import io.ordo.redis.RedisTaskStoreFactory;
+import io.ordo.redis.testing.RedisServer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * How long each call of the chunked operations holds the server at a million items (promotion of tasks
+ * falling due together, redrive all, purge all, reclaim of a consumer holding them all), for docs/reliability.md: the calls' count and mean server
+ * time (INFO commandstats) and the longest (slow log). A measurement, not a test: it runs only with
+ * {@code -Dordo.measure=true} ({@code -Dordo.measure.items=N} for another count).
+ * {@code mvn -q -B test -pl adapter-lettuce -Dtest=ChunkCostMeasurement -Dordo.measure=true}
+ */
+@EnabledIfSystemProperty(named = "ordo.measure", matches = "true")
+class ChunkCostMeasurement {
+    private static final int ITEMS = Integer.getInteger("ordo.measure.items", 1_000_000);
+    private static final int PARTITIONS = 1_000;
+    private static final ConsumerId WORKER = ConsumerId.of("measure");
+
+    @Test
+    void chunk_times_at_a_million_items() {
+        try (RedisServer server = RedisServer.start();
+             RedisTaskStoreFactory factory = LettuceTaskStores.factory(RedisOptions.builder(server.uri())
+                     .commandTimeout(Duration.ofMinutes(1)).build())) {
+            VirtualClock clock = new VirtualClock();
+            TaskStore store = factory.forQueue(QueueName.of("measure"), clock);
+            server.command("CONFIG", "SET", "slowlog-max-len", "100000");
+
+            publish(store, Duration.ofSeconds(1));
+            clock.advance(Duration.ofSeconds(1));
+            startLog(server);
+            List<Lease> first = store.consume(WORKER, 100, Duration.ZERO);
+            report(server, "consume making " + ITEMS + " due tasks ready (" + first.size() + " taken)", "consume");
+            store.ack(WORKER, first.stream().map(Lease::id).toList());
+
+            List<Lease> taken;
+            while (!(taken = store.consume(WORKER, TaskStore.MAX_CONSUME, Duration.ZERO)).isEmpty()) {
+                store.fail(WORKER, taken.stream().map(Lease::id).toList(), "measured");
+            }
+            startLog(server);
+            long redriven = store.redriveAll();
+            report(server, "redrive all of " + redriven + " dead letters", "redrive_all");
+
+            while (!(taken = store.consume(WORKER, TaskStore.MAX_CONSUME, Duration.ZERO)).isEmpty()) {
+                store.fail(WORKER, taken.stream().map(Lease::id).toList(), "measured");
+            }
+            startLog(server);
+            long purged = store.purgeAllDeadLetters();
+            report(server, "purge all of " + purged + " dead letters", "purge_all_dead_letters");
+
+            publish(store, Duration.ZERO);
+            while (!store.consume(WORKER, TaskStore.MAX_CONSUME, Duration.ZERO).isEmpty()) {
+                // one consumer holds every task
+            }
+            clock.advance(Duration.ofMinutes(5));
+            startLog(server);
+            var report = store.reclaim();
+            report(server, "reclaim of a consumer holding " + report.returned() + " tasks", "reclaim");
+        }
+    }
+
+    private static void publish(TaskStore store, Duration delay) {
+        List<NewTask> batch = new ArrayList<>(10_000);
+        for (int i = 0; i < ITEMS; i++) {
+            batch.add(NewTask.builder(Partition.of("p-" + (i % PARTITIONS)), new byte[16]).id(TaskId.of("t" + i))
+                    .priority(i % 3).delay(delay).build());
+            if (batch.size() == 10_000 || i == ITEMS - 1) {
+                store.publish(batch);
+                batch.clear();
+            }
+        }
+    }
+
+    /**
+     * Logs every call of at least 1 ms (the commands a function calls are logged too, so a lower threshold
+     * fills the log with them and slows the server) and resets the counts.
+     */
+    private static void startLog(RedisServer server) {
+        server.command("CONFIG", "SET", "slowlog-log-slower-than", "1000");
+        server.command("SLOWLOG", "RESET");
+        server.command("CONFIG", "RESETSTAT");
+    }
+
+    /** The function calls since startLog: how many and their mean (INFO commandstats), the longest (slow log). */
+    private static void report(RedisServer server, String label, String operation) {
+        long longest = 0;
+        for (Object entry : (List<?>) server.command("SLOWLOG", "GET", "-1")) {
+            List<?> fields = (List<?>) entry;
+            List<?> args = (List<?>) fields.get(3);
+            if (args.size() > 1 && text(args.get(0)).equalsIgnoreCase("fcall")
+                    && text(args.get(1)).endsWith("_" + operation)) {
+                longest = Math.max(longest, (Long) fields.get(2));
+            }
+        }
+        String stats = ((String) server.command("INFO", "commandstats")).lines()
+                .filter(line -> line.startsWith("cmdstat_fcall:")).findFirst().orElseThrow();
+        long calls = Long.parseLong(stats.replaceAll("^cmdstat_fcall:calls=([0-9]+),.*", "$1"));
+        double mean = Double.parseDouble(stats.replaceAll(".*usec_per_call=([0-9.]+),.*", "$1"));
+        System.out.printf("%s: %d calls, longest %s, mean %.2f ms (load average %.1f)%n", label, calls,
+                longest == 0 ? "under 1 ms" : String.format("%.2f ms", longest / 1000.0), mean / 1000.0,
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+    }
+
+    private static String text(Object value) {
+        return value instanceof byte[] bytes ? new String(bytes, java.nio.charset.StandardCharsets.UTF_8)
+                : String.valueOf(value);
+    }
+}
