@@ -5,6 +5,9 @@ local clock = ARGV[1]
 
 local NOW = start(clock)
 if O.meta().paused then return 0 end -- a paused queue wakes no consumer
-if O.next_timer and O.next_timer <= NOW then O.promote_due() end
+if O.next_timer and O.next_timer <= NOW then
+    O.verify_fixed() -- (before the first write: see O.verify)
+    O.promote_due()
+end
 finish()
 return 1
