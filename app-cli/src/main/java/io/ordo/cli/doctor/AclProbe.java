@@ -38,7 +38,7 @@ final class AclProbe {
         args.put("del", List.of(KEY));
         args.put("hget", List.of(KEY, "f"));
         args.put("hgetall", List.of(KEY));
-        args.put("hkeys", List.of(KEY));
+        args.put("hscan", List.of(KEY, "0", "COUNT", "1"));
         args.put("hmget", List.of(KEY, "f"));
         args.put("hset", List.of(KEY, "f", "v", "unpaired"));
         args.put("hdel", List.of(KEY, "f"));
