@@ -143,7 +143,7 @@ end
 
 -- Work in chunks (promotion of due tasks, redrive all, reclaim) also stops once a chunk has run this long
 -- on the server, whatever its count: a loaded server does less per call, not longer calls.
-O.CHUNK_MICROS = 3000
+O.CHUNK_MICROS = 1500
 function O.server_micros()
     local time = redis.call('TIME')
     return tonumber(time[1]) * 1000000 + tonumber(time[2])

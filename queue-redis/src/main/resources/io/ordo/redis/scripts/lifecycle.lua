@@ -336,9 +336,9 @@ end
 
 -- Operators' calls over every dead letter (redrive_all, purge_all_dead_letters) go in chunks of at most
 -- this many, each one call: one call stays well under 10 ms at a million dead letters (reliability.md).
-O.REDRIVE_CHUNK = 250
+O.REDRIVE_CHUNK = 100
 O.PURGE_CHUNK = 1000
-O.RECLAIM_CHUNK = 250 -- the tasks of dead consumers taken back per reclaim call (at most)
+O.RECLAIM_CHUNK = 100 -- the tasks of dead consumers taken back per reclaim call (at most)
 
 -- Back into the partition with attempts reset, due now; priority, seq and last error kept.
 function O.redrive(id)
