@@ -24,9 +24,13 @@ function O.take_prepare(consumer, max)
     local promoting = O.next_timer and O.next_timer <= O.NOW
     if promoting then O.plan_promotion() end
     local any_rest = promoting or O.counter('rest') > 0
+    local lengths, probe = O.list_lengths, redis.pcall
     for _, code in ipairs(redis.call('ZRANGE', O.K_READY, '0', O.int(max - 1))) do
-        local length = O.verify(O.run_key(code), 'list')
-        if length then O.list_lengths[code] = length end
+        -- the list's probe as a plain read (O.verify's bookkeeping costs ~1,900 instructions per task
+        -- here); only a wrong type goes through O.verify, for its error
+        local length = probe('LLEN', O.run_key(code))
+        if type(length) ~= 'number' then O.verify(O.run_key(code), 'list') end
+        lengths[code] = length
         if any_rest then O.verify(O.rest_key(code), 'zset') end
         if O.is_ordered(code) then
             O.verify(O.rest_key(code), 'zset')
