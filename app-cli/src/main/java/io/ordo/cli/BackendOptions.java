@@ -102,7 +102,8 @@ final class BackendOptions {
         };
     }
 
-    private RedisOptions redisOptions() {
+    /** The Redis connection options of {@code --redis} (ordo doctor checks that deployment whatever {@code --backend} says). */
+    RedisOptions redisOptions() {
         try {
             RedisOptions.Builder options = RedisOptions.builder(root().redis == null ? DEFAULT_REDIS : root().redis);
             // each call waits --timeout; connecting waits no longer than the client's own default either
@@ -118,10 +119,5 @@ final class BackendOptions {
 
     private static Module clockModule(Clock clock) {
         return binder -> binder.bind(Clock.class).toInstance(clock);
-    }
-
-    /** The Redis connection options of {@code --redis} (ordo doctor checks that deployment whatever {@code --backend} says). */
-    RedisOptions redisOptionsForChecks() {
-        return redisOptions();
     }
 }

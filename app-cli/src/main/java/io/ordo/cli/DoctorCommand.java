@@ -36,9 +36,9 @@ final class DoctorCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        List<Finding> findings = new DeploymentDoctor(backend.redisOptionsForChecks()).examine();
+        List<Finding> findings = new DeploymentDoctor(backend.redisOptions()).examine();
         PrintWriter out = spec.commandLine().getOut();
-        out.println("Redis at " + backend.redisOptionsForChecks().endpoint().address());
+        out.println("Redis at " + backend.redisOptions().endpoint().address());
         for (Finding finding : findings) {
             out.printf("%-4s  %-12s %s%n", finding.verdict().name().toLowerCase(Locale.ROOT).replace("fail", "FAIL"),
                     finding.check(), finding.found());
