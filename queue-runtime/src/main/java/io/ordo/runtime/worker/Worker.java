@@ -189,7 +189,7 @@ public final class Worker<T> implements AutoCloseable {
         fetcher = new Fetcher(store, clock, slots, this::incarnationForFetching, backend, listeners, fetchPause,
                 failures -> draw(options.outageBackoff(), failures), new FetchedTasks());
         fetcher.start(options.fetchesInFlight(), threads("fetcher"));
-        LOG.info("queue {}: worker {} started (concurrency {}, prefetch {}, {} fetch(es) in flight, acks {})", queue,
+        log.info("queue {}: worker {} started (concurrency {}, prefetch {}, {} fetch(es) in flight, acks {})", queue,
                 options.consumer(), options.concurrency(), options.prefetch(), options.fetchesInFlight(),
                 options.ackOnFetch() ? "on fetches" : "on their own");
         listeners.started(this);
@@ -213,7 +213,7 @@ public final class Worker<T> implements AutoCloseable {
         state.compareAndSet(State.RUNNING, State.STOPPING);
         long deadline = System.nanoTime() + options.gracePeriod().toNanos();
         stopping = true;
-        LOG.info("queue {}: stopping; running tasks get up to {} ms to finish, the rest go back now", queue,
+        log.info("queue {}: stopping; running tasks get up to {} ms to finish, the rest go back now", queue,
                 options.gracePeriod().toMillis());
         listeners.stopping();
         Scheduler.Cancellable graceOver = scheduler.schedule(settlePause::cut, options.gracePeriod());
@@ -308,7 +308,7 @@ public final class Worker<T> implements AutoCloseable {
 
     private void finishStopping() {
         state.set(State.STOPPED);
-        LOG.info("queue {}: worker {} stopped", queue, options.consumer());
+        log.info("queue {}: worker {} stopped", queue, options.consumer());
         listeners.stopped();
         if (ownsScheduler) {
             scheduler.close();
@@ -495,7 +495,7 @@ public final class Worker<T> implements AutoCloseable {
                 handlerReturnedAfterTimeout(task, took);
                 return false;
             }
-            LOG.debug("queue {}: task {} finished after it was returned at shutdown; its outcome is dropped", queue, lease.id());
+            log.debug("queue {}: task {} finished after it was returned at shutdown; its outcome is dropped", queue, lease.id());
             return false;
         }
         return settle(task, outcome, rest);
@@ -659,7 +659,7 @@ public final class Worker<T> implements AutoCloseable {
         }
         Incarnation incarnation = abandoned.get(0).incarnation;
         incarnation.retire();
-        LOG.warn("queue {}: {} not renewed for a heartbeat TTL; not starting {} held task(s), the reaper returns them",
+        log.warn("queue {}: {} not renewed for a heartbeat TTL; not starting {} held task(s), the reaper returns them",
                 queue, incarnation.consumer, abandoned.size());
         abandoned.forEach(task -> settled(task, Settlement.ABANDONED));
     }
@@ -688,7 +688,7 @@ public final class Worker<T> implements AutoCloseable {
                 continue;
             }
             if (task.claimTimedOut(this::addReplacementThread)) {
-                LOG.warn("queue {}: task {} still running after the processing timeout of {} ms; giving up on it"
+                log.warn("queue {}: task {} still running after the processing timeout of {} ms; giving up on it"
                                 + " (the reaper returns it), interrupting its handler; {} handler thread(s) replaced",
                         queue, task.lease.id(), processingTimeout.toMillis(), replacementThreads.get());
                 settled(task, Settlement.TIMED_OUT);
@@ -706,7 +706,7 @@ public final class Worker<T> implements AutoCloseable {
      */
     private void giveUpRedelivered(HeldTask previous) {
         if (previous.claimTimedOut(this::addReplacementThread)) {
-            LOG.warn("queue {}: task {} delivered again while its previous run is still going (the reaper returned"
+            log.warn("queue {}: task {} delivered again while its previous run is still going (the reaper returned"
                             + " it); giving up on it, interrupting its handler; {} handler thread(s) replaced",
                     queue, previous.lease.id(), replacementThreads.get());
             listeners.taskSettled(previous.lease, Settlement.TIMED_OUT);
@@ -722,7 +722,7 @@ public final class Worker<T> implements AutoCloseable {
 
     /** A handler the timeout gave up on returned after all: its outcome is dropped, its replacement thread retired. */
     private void handlerReturnedAfterTimeout(HeldTask task, Duration took) {
-        LOG.info("queue {}: the handler of task {} returned after {} ms, past the processing timeout; its outcome is dropped",
+        log.info("queue {}: the handler of task {} returned after {} ms, past the processing timeout; its outcome is dropped",
                 queue, task.lease.id(), took.toMillis());
         if (task.wasThreadReplaced()) {
             synchronized (replacementThreads) {
@@ -768,7 +768,7 @@ public final class Worker<T> implements AutoCloseable {
     private void releaseRunning() {
         List<HeldTask> overdue = held.snapshot().stream().filter(HeldTask::claimRunning).toList();
         if (!overdue.isEmpty()) {
-            LOG.warn("queue {}: {} task(s) still running after the grace period; interrupting them and returning their tasks",
+            log.warn("queue {}: {} task(s) still running after the grace period; interrupting them and returning their tasks",
                     queue, overdue.size());
         }
         release(overdue);
@@ -814,7 +814,7 @@ public final class Worker<T> implements AutoCloseable {
         task.incarnation.retire();
         held.remove(task);
         if (!storeClosed.get()) { // else said once, by storeClosed
-            LOG.warn("queue {}: could not settle task {}; it stays in flight until the reaper returns it", queue,
+            log.warn("queue {}: could not settle task {}; it stays in flight until the reaper returns it", queue,
                     task.lease.id());
         }
         return false;
@@ -839,7 +839,7 @@ public final class Worker<T> implements AutoCloseable {
                 storeClosed(e);
                 return null;
             } catch (RuntimeException e) {
-                LOG.error("queue {}: the backend refused a call: {}", queue, BackendStatus.oneLine(e));
+                log.error("queue {}: the backend refused a call: {}", queue, BackendStatus.oneLine(e));
                 return null;
             }
         }
@@ -874,7 +874,7 @@ public final class Worker<T> implements AutoCloseable {
             ReclaimReport report = store.reclaim();
             backend.succeeded();
             if (report.returned() > 0 || report.deadLettered() > 0) {
-                LOG.info("queue {}: reclaimed {} task(s) ({} now dead letters) from dead consumers {} and {} timed out",
+                log.info("queue {}: reclaimed {} task(s) ({} now dead letters) from dead consumers {} and {} timed out",
                         queue, report.returned() + report.deadLettered(), report.deadLettered(),
                         report.deadConsumers(), report.timedOut());
             }
@@ -909,7 +909,7 @@ public final class Worker<T> implements AutoCloseable {
     private Incarnation incarnationForFetching() {
         if (current.retired()) {
             current = newIncarnation();
-            LOG.info("queue {}: fetching as {} from now on; {} expires and the reaper returns what it may hold",
+            log.info("queue {}: fetching as {} from now on; {} expires and the reaper returns what it may hold",
                     queue, current.consumer, options.consumer());
         }
         return current;
