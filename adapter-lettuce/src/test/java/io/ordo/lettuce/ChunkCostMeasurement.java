@@ -5,6 +5,7 @@ import io.ordo.domain.Lease;
 import io.ordo.domain.NewTask;
 import io.ordo.domain.Partition;
 import io.ordo.domain.QueueName;
+import io.ordo.domain.QueueSettings;
 import io.ordo.domain.TaskId;
 import io.ordo.ports.TaskStore;
 import io.ordo.ports.VirtualClock;
@@ -70,6 +71,20 @@ class ChunkCostMeasurement {
             startLog(server);
             var report = store.reclaim();
             report(server, "reclaim of a consumer holding " + report.returned() + " tasks", "reclaim");
+
+            // a live consumer holding every task, with a processing timeout: first none overdue, then all
+            store.configure(QueueSettings.builder().processingTimeout(Duration.ofSeconds(10))
+                    .heartbeatTtl(Duration.ofHours(1)).maxAttempts(10).build());
+            while (!store.consume(WORKER, TaskStore.MAX_CONSUME, Duration.ZERO).isEmpty()) {
+                // one consumer holds every task again
+            }
+            startLog(server);
+            report = store.reclaim();
+            report(server, "reclaim looking at " + ITEMS + " live leases, " + report.timedOut() + " overdue", "reclaim");
+            clock.advance(Duration.ofSeconds(11));
+            startLog(server);
+            report = store.reclaim();
+            report(server, "reclaim timing out " + report.timedOut() + " tasks of a live consumer", "reclaim");
         }
     }
 

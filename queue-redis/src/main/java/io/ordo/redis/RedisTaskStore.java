@@ -260,8 +260,10 @@ public final class RedisTaskStore implements TaskStore {
     }
 
     /**
-     * Calls reclaim until no dead consumer's task is left: each call takes back a bounded chunk (a consumer
-     * holding more is taken back over several calls), so none holds the server for long.
+     * Calls reclaim until no dead consumer's task is left and (with a processing timeout) every live lease has
+     * been looked at: each call takes back a bounded chunk (a consumer holding more is taken back over several
+     * calls) and scans a bounded slice of the live leases, resumed from the cursor its reply gives, so none
+     * holds the server for long.
      */
     @Override
     public ReclaimReport reclaim() {
@@ -269,15 +271,17 @@ public final class RedisTaskStore implements TaskStore {
         int returned = 0;
         int buried = 0;
         int timedOut = 0;
+        byte[] cursor = new byte[0];
         while (true) {
-            List<Object> reply = run(RedisScript.RECLAIM, new Args().add(now()));
+            List<Object> reply = run(RedisScript.RECLAIM, new Args().add(now()).add(cursor));
             returned += Replies.integer(reply, 0);
             buried += Replies.integer(reply, 1);
             timedOut += Replies.integer(reply, 2);
             for (int i = 4; i < reply.size(); i++) {
                 dead.add(ConsumerId.of(Replies.text(reply, i)));
             }
-            if (Replies.number(reply, 3) == 0) {
+            cursor = Replies.bytes(reply, 3);
+            if (cursor == null || cursor.length == 0) {
                 return new ReclaimReport(dead, returned, buried, timedOut);
             }
         }

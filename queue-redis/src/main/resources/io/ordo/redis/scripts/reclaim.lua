@@ -1,11 +1,14 @@
 #!lua flags=allow-oom
 -- Returns the tasks of consumers whose heartbeat expired, and (with a processing timeout) tasks held
--- too long by live ones. Atomic, so every live consumer may run it at once. A dead consumer's tasks are
--- taken back at most RECLAIM_CHUNK per call: the store calls again while the reply says more remain.
--- Reply: {returned, dead-lettered, timed out, 1 if more remain, names of the dead consumers done...}.
-local clock = ARGV[1]
+-- too long by live ones. Atomic, so every live consumer may run it at once. Every call does a bounded
+-- chunk: at most RECLAIM_CHUNK tasks taken back, at most TIMEOUT_SCAN live leases looked at, and no more
+-- once it has run CHUNK_MICROS; the store calls again while the reply gives a cursor.
+-- ARGV: clock, cursor ('' to begin; else where the scan of live leases goes on: consumer NUL hscan-cursor).
+-- Reply: {returned, dead-lettered, timed out, cursor ('' when done), names of the dead consumers done...}.
+local clock, cursor = ARGV[1], ARGV[2] or ''
 
 local NOW = start(clock)
+local began = O.server_micros()
 local s = settings()
 local returned, buried, timed_out = 0, 0, 0
 
@@ -21,13 +24,13 @@ local function take_back_crashed(id, r, reason)
     end
 end
 
--- The tasks a consumer holds, in flight view: {id, record}; at most `limit` of them (a sample, when it
--- holds more), or all. Read for every consumer this call looks at before anything is written (O.verify).
+-- At most `limit` of the tasks a dead consumer holds (a sample, when it holds more), in flight view:
+-- {id, record}. Read for every consumer this call looks at before anything is written (O.verify).
 local function read_held(consumer, limit)
     O.verify_consumer(consumer)
     local key = holding_key(consumer)
     local leases
-    if limit and call('HLEN', key) > limit then
+    if call('HLEN', key) > limit then
         leases = call('HRANDFIELD', key, limit, 'WITHVALUES')
     else
         leases = call('HGETALL', key)
@@ -43,33 +46,28 @@ local function read_held(consumer, limit)
 end
 
 O.verify_fixed()
--- dead consumers in name order, each taken back whole while the chunk allows, the last one maybe in part
+local budget = O.RECLAIM_CHUNK
+
+-- ---------------------------------------------------------------- dead consumers
+-- in name order, each taken back whole while the chunk allows, the last one maybe in part
+local dead_more = false -- dead consumers' tasks left for the next call
 local dead = call('ZRANGEBYSCORE', K_CONSUMERS, '-inf', NOW)
 table.sort(dead, function(a, b) return bytes_before(java_order_key(a), java_order_key(b)) end)
-local budget, more = O.RECLAIM_CHUNK, false
 local reclaiming = {}
 for _, consumer in ipairs(dead) do
     if budget <= 0 then
-        more = true
+        dead_more = true
         break
     end
     local held = read_held(consumer, budget)
     local whole = call('HLEN', holding_key(consumer)) == #held
     reclaiming[#reclaiming + 1] = { consumer = consumer, held = held, whole = whole }
     budget = budget - #held
-    if not whole then more = true end
-end
--- live consumers' leases, for the processing timeout: a consumer's holdings do not change while another's
--- are taken back, so they are read now and used below
-local live_held = {}
-local live = {}
-if s.processing_timeout > 0 then
-    live = call('ZRANGEBYSCORE', K_CONSUMERS, '(' .. int(NOW), '+inf')
-    for _, consumer in ipairs(live) do live_held[consumer] = read_held(consumer, nil) end
+    if not whole then dead_more = true end
 end
 
 local done = {}
-local began, out_of_time = O.server_micros(), false
+local out_of_time = false
 for _, c in ipairs(reclaiming) do
     local consumer, held = c.consumer, c.held
     table.sort(held, function(a, b) return a.r.seq < b.r.seq end)
@@ -81,7 +79,7 @@ for _, c in ipairs(reclaiming) do
         -- the same texts as Reasons.holderStoppedHeartbeating / processingTimedOut: workers recognise them
         take_back_crashed(h.id, h.r, 'consumer ' .. consumer .. ' stopped heartbeating')
         taken_back = i
-        if i % 32 == 0 and O.spent(began, O.CHUNK_MICROS) then
+        if i % 8 == 0 and O.spent(began, O.CHUNK_MICROS) then
             out_of_time = true
             break
         end
@@ -94,38 +92,95 @@ for _, c in ipairs(reclaiming) do
         done[#done + 1] = consumer
     end
     if out_of_time then
-        more = true
+        dead_more = true
         break
     end
 end
 
-if s.processing_timeout > 0 and not out_of_time then -- (else in the next call)
+-- ---------------------------------------------------------------- live consumers' overdue tasks
+-- The live leases are scanned a bounded slice per call (HSCAN by consumer, in name order), resumed
+-- from the cursor by the next call; a lease's time is in its value, so only overdue tasks are loaded.
+-- A call that took back dead consumers' tasks leaves the scan to the next one, so each call reads all
+-- it will write before its first write (O.verify).
+local next_cursor = ''
+if #reclaiming > 0 then
+    if dead_more or s.processing_timeout > 0 then
+        next_cursor = cursor ~= '' and cursor or '\0' -- the scan (begun or not) goes on after the dead
+    end
+elseif s.processing_timeout > 0 then
     local reason = 'processing timed out after ' .. int(s.processing_timeout) .. ' ms'
-    local overdue = {}
+    local live = call('ZRANGEBYSCORE', K_CONSUMERS, '(' .. int(NOW), '+inf')
+    table.sort(live, function(a, b) return bytes_before(java_order_key(a), java_order_key(b)) end)
+    local resume_at, resume_scan = '', '0'
+    if cursor ~= '' and cursor ~= '\0' then
+        local cut = string.find(cursor, '\0', 1, true)
+        resume_at, resume_scan = string.sub(cursor, 1, cut - 1), string.sub(cursor, cut + 1)
+    end
+    local resume_key = resume_at ~= '' and java_order_key(resume_at)
+    local looked, overdue = 0, {}
+    local stopped_at -- the cursor the next call begins with, when this one stops early
     for _, consumer in ipairs(live) do
-        for _, h in ipairs(live_held[consumer]) do
-            if h.r.at + s.processing_timeout <= NOW then
-                h.holder, h.m = consumer, member(h.r, h.id)
-                overdue[#overdue + 1] = h
-            end
+        local key = java_order_key(consumer)
+        if not resume_key or not bytes_before(key, resume_key) then
+            local scan = (consumer == resume_at) and resume_scan or '0'
+            O.verify_consumer(consumer)
+            repeat
+                if looked >= O.TIMEOUT_SCAN or #overdue >= budget or O.spent(began, O.CHUNK_MICROS) then
+                    stopped_at = consumer .. '\0' .. scan
+                    break
+                end
+                local page = call('HSCAN', holding_key(consumer), scan, 'COUNT', 200)
+                local found = {}
+                for i = 1, #page[2], 2 do
+                    if O.lease_time(page[2][i + 1]) + s.processing_timeout <= NOW then
+                        found[#found + 1] = { id = page[2][i], holder = consumer }
+                    end
+                end
+                looked = looked + #page[2] / 2
+                if #overdue + #found > budget then
+                    -- this page again next call: what is taken back now is gone from it by then
+                    for i = 1, budget - #overdue do overdue[#overdue + 1] = found[i] end
+                    stopped_at = consumer .. '\0' .. scan
+                    break
+                end
+                for _, o in ipairs(found) do overdue[#overdue + 1] = o end
+                scan = page[1]
+            until scan == '0'
+            if stopped_at then break end
         end
+    end
+    next_cursor = stopped_at or ''
+    -- every overdue task's record and partition before the first write (O.verify)
+    for _, o in ipairs(overdue) do
+        o.r = load_held(o.holder, o.id)
+        O.verify_partition(o.r.code)
+        o.m = member(o.r, o.id)
     end
     -- key order: within an ordered batch the first task by key is the one that timed out
     table.sort(overdue, function(a, b) return member_before(a.m, b.m) end)
     for _, o in ipairs(overdue) do
         local r = load_held(o.holder, o.id)
         if r then -- not already returned with an earlier task of its batch
-            timed_out = timed_out + 1
-            leave_flight(o.id, r, o.m)
-            take_back_crashed(o.id, r, reason)
+            local id, m = o.id, o.m
             if is_ordered(r.code) then
-                for _, later in ipairs(call('ZRANGEBYLEX', flight_key(r.code), '(' .. o.m, '+')) do
-                    local id = member_id(later)
-                    local lr = load_held(o.holder, id)
+                -- the batch's first task held (it may be in a page not scanned yet) is the one timed out
+                local first = call('ZRANGE', flight_key(r.code), 0, 0)[1]
+                local fr = first and first ~= m and load_held(o.holder, member_id(first))
+                if fr and fr.at + s.processing_timeout <= NOW then
+                    id, m, r = member_id(first), first, fr
+                end
+            end
+            timed_out = timed_out + 1
+            leave_flight(id, r, m)
+            take_back_crashed(id, r, reason)
+            if is_ordered(r.code) then
+                for _, later in ipairs(call('ZRANGEBYLEX', flight_key(r.code), '(' .. m, '+')) do
+                    local later_id = member_id(later)
+                    local lr = load_held(o.holder, later_id)
                     if lr then
-                        leave_flight(id, lr, later)
+                        leave_flight(later_id, lr, later)
                         lr.attempts = lr.attempts - 1 -- it never ran
-                        put_waiting(id, lr)
+                        put_waiting(later_id, lr)
                         returned = returned + 1
                     end
                 end
@@ -136,6 +191,6 @@ if s.processing_timeout > 0 and not out_of_time then -- (else in the next call)
 end
 
 finish()
-local reply = { returned, buried, timed_out, more and 1 or 0 }
+local reply = { returned, buried, timed_out, next_cursor }
 for _, consumer in ipairs(done) do reply[#reply + 1] = consumer end
 return reply

@@ -5,6 +5,7 @@ import io.ordo.domain.Lease;
 import io.ordo.domain.NewTask;
 import io.ordo.domain.Partition;
 import io.ordo.domain.QueueName;
+import io.ordo.domain.QueueSettings;
 import io.ordo.domain.TaskId;
 import io.ordo.ports.QueueStats;
 import io.ordo.ports.TaskStore;
@@ -168,6 +169,65 @@ public abstract class RedisChunkedOperationsKit {
             store.ack(other, taken.stream().map(Lease::id).toList());
         }
         assertThat(ordered).hasSize(1_500).isSorted();
+    }
+
+    @Test
+    void reclaim_times_out_the_overdue_tasks_of_a_live_consumer_holding_many_in_several_bounded_calls() {
+        store.configure(QueueSettings.builder().processingTimeout(Duration.ofSeconds(10))
+                .heartbeatTtl(Duration.ofMinutes(1)).build());
+        List<NewTask> batch = new ArrayList<>();
+        for (int i = 0; i < MANY; i++) {
+            batch.add(NewTask.builder(Partition.of("p-" + (i % 10)), new byte[8]).id("t-" + i).build());
+        }
+        for (int i = 0; i < 1_500; i++) {
+            batch.add(NewTask.builder(Partition.of("!o"), new byte[8]).id(String.format("o-%04d", i)).build());
+        }
+        for (int from = 0; from < batch.size(); from += 5_000) {
+            store.publish(batch.subList(from, Math.min(from + 5_000, batch.size())));
+        }
+        int regular = 0;
+        int ordered = 0;
+        List<Lease> taken;
+        while (!(taken = store.consume(WORKER, TaskStore.MAX_CONSUME, Duration.ZERO)).isEmpty()) {
+            for (Lease lease : taken) {
+                if (lease.partition().isOrdered()) {
+                    ordered++;
+                } else {
+                    regular++;
+                }
+            }
+        }
+        assertThat(regular).isEqualTo(MANY);
+        assertThat(ordered).as("a run of the ordered partition").isPositive();
+        clock.advance(Duration.ofSeconds(5));
+        List<NewTask> late = new ArrayList<>();
+        for (int i = 0; i < 500; i++) {
+            late.add(NewTask.builder(Partition.of("late-" + (i % 10)), new byte[8]).id("late-" + i).build());
+        }
+        store.publish(late);
+        assertThat(store.consume(WORKER, TaskStore.MAX_CONSUME, Duration.ZERO)).hasSize(500);
+        clock.advance(Duration.ofSeconds(6));
+        server.command("CONFIG", "RESETSTAT");
+
+        var report = store.reclaim();
+
+        assertThat(functionCalls()).as("calls of one reclaim").isGreaterThanOrEqualTo(3);
+        assertThat(report.deadConsumers()).as("the consumer lives").isEmpty();
+        assertThat(report.timedOut()).as("each regular task, and the first of the ordered run")
+                .isEqualTo(MANY + 1);
+        assertThat(report.returned()).isEqualTo(MANY + ordered);
+        assertThat(store.stats().inFlight()).as("the late tasks, not overdue").isEqualTo(500);
+        List<String> orderedAgain = new ArrayList<>();
+        ConsumerId other = ConsumerId.of("worker-2");
+        while (!(taken = store.consume(other, TaskStore.MAX_CONSUME, Duration.ZERO)).isEmpty()) {
+            taken.stream().filter(lease -> lease.partition().isOrdered()).forEach(lease -> {
+                orderedAgain.add(lease.id().value());
+                assertThat(lease.task().attempts()).as(lease.id() + ": only the first of the run counted an attempt")
+                        .isEqualTo(lease.id().value().equals("o-0000") ? 2 : 1);
+            });
+            store.ack(other, taken.stream().map(Lease::id).toList());
+        }
+        assertThat(orderedAgain).hasSize(1_500).isSorted();
     }
 
     @Test
