@@ -59,7 +59,7 @@ import java.util.zip.CRC32;
  * <ul>
  *   <li>publish: one atomic step per shard the batch touches (a batch on one shard stays atomic);</li>
  *   <li>consume: starts at the next shard in turn and fills up from the following ones; a waiting consume
- *       waits on one shard at a time, a slice each, so each shard is looked at once per wake interval;</li>
+ *       waits on every shard at once ({@link ShardWaits}), each wait a wake interval long at most;</li>
  *   <li>ack, reject, fail, release: routed to the shard a lease came from, remembered from consume; an
  *       id this store did not hand out is asked of every shard;</li>
  *   <li>cancel, get, redrive, purge by id: asked of every shard (get stops at the first that has it);</li>
@@ -69,17 +69,16 @@ import java.util.zip.CRC32;
 public final class ShardedTaskStore implements TaskStore {
     /** Shards a queue may have at most (as many as Redis shard keys allow). */
     public static final int MAX_SHARDS = 1024;
-    /** How often a waiting consume looks at every shard, at least. */
+    /** How long one wait on a shard lasts at most before the waiting consume starts another. */
     public static final Duration DEFAULT_WAKE_INTERVAL = Duration.ofMillis(200);
     /** Leases whose shard is remembered at most; past it the memory starts again (routes are only hints). */
     public static final int DEFAULT_ROUTE_CAPACITY = 100_000;
-    private static final Duration SHORTEST_SLICE = Duration.ofMillis(5);
     private static final QueueSettings LARGEST_PAYLOAD = QueueSettings.builder()
             .maxPayloadBytes(QueueSettings.PAYLOAD_LIMIT).build();
 
     private final QueueName queue;
     private final List<TaskStore> shards;
-    private final Duration waitSlice;
+    private final ShardWaits waits;
     private final int routeCapacity;
     private final Map<TaskId, Integer> leaseShards = new ConcurrentHashMap<>();
     private final AtomicInteger nextStart = new AtomicInteger();
@@ -91,9 +90,10 @@ public final class ShardedTaskStore implements TaskStore {
             stores.add(Validate.notNull("shard " + i, builder.source.shard(builder.queue, i)));
         }
         this.shards = List.copyOf(stores);
-        Duration slice = builder.wakeInterval.dividedBy(builder.shards);
-        this.waitSlice = slice.compareTo(SHORTEST_SLICE) < 0 ? SHORTEST_SLICE : slice;
         this.routeCapacity = builder.routeCapacity;
+        this.waits = new ShardWaits(shards.size(), builder.wakeInterval,
+                (shard, consumer, max, slice) -> remember(shard, shards.get(shard).consume(consumer, max, slice)),
+                this::release);
     }
 
     /** A sharded store with the defaults: {@code ShardedTaskStore.create(orders, 8, factory::forShard)}. */
@@ -177,16 +177,8 @@ public final class ShardedTaskStore implements TaskStore {
             int next = (shard + i) % shards.size();
             taken.addAll(remember(next, shards.get(next).consume(consumer, max - taken.size(), Duration.ZERO)));
         }
-        while (taken.isEmpty() && !Thread.currentThread().isInterrupted()) {
-            long remainingNanos = deadline - System.nanoTime();
-            if (remainingNanos <= 0) {
-                break;
-            }
-            // one shard at a time: its own wait wakes at once for work there; the others get their turn
-            Duration slice = Duration.ofNanos(remainingNanos).compareTo(waitSlice) < 0
-                    ? Duration.ofNanos(remainingNanos) : waitSlice;
-            taken = remember(shard, shards.get(shard).consume(consumer, max, slice));
-            shard = (shard + 1) % shards.size();
+        if (taken.isEmpty() && !wait.isZero()) {
+            taken = waits.await(consumer, max, deadline);
         }
         return taken;
     }
@@ -517,7 +509,10 @@ public final class ShardedTaskStore implements TaskStore {
             this.source = Validate.notNull("source", source);
         }
 
-        /** How often, at least, a waiting consume looks at every shard (default 200 ms). */
+        /**
+         * How long one wait on a shard lasts at most before the waiting consume starts another (default
+         * 200 ms): the longest a wait outlives its consume, and each waiting consumer's calls per interval.
+         */
         public Builder wakeInterval(Duration value) {
             Validate.duration("wakeInterval", value, Duration.ofMinutes(1));
             if (value.isZero()) {

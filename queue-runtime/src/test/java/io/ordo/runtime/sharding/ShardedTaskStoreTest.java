@@ -143,20 +143,59 @@ class ShardedTaskStoreTest {
 
     @Test
     void a_waiting_consume_wakes_for_work_on_any_shard() throws Exception {
+        // a wake interval far beyond the bound: only waiting on every shard at once passes
+        ShardedTaskStore slow = ShardedTaskStore.builder(QUEUE, 4, this::countedShard)
+                .wakeInterval(Duration.ofSeconds(30)).build();
         for (Partition partition : ONE_PER_SHARD) {
             CompletableFuture<Long> tookAt = CompletableFuture.supplyAsync(() -> {
-                List<Lease> leases = store.consume(WORKER, 1, Duration.ofSeconds(10));
+                List<Lease> leases = slow.consume(WORKER, 1, Duration.ofSeconds(20));
                 assertThat(leases).hasSize(1);
                 return System.nanoTime();
             });
             Thread.sleep(150);
             long publishedAt = System.nanoTime();
-            store.publish(List.of(task("for-" + partition.code(), partition)));
+            slow.publish(List.of(task("for-" + partition.code(), partition)));
 
-            long latencyMillis = TimeUnit.NANOSECONDS.toMillis(tookAt.get(10, TimeUnit.SECONDS) - publishedAt);
-            assertThat(latencyMillis).as("wake on shard " + store.shardOf(partition))
-                    .isLessThan(ShardedTaskStore.DEFAULT_WAKE_INTERVAL.toMillis() + 300);
+            long latencyMillis = TimeUnit.NANOSECONDS.toMillis(tookAt.get(20, TimeUnit.SECONDS) - publishedAt);
+            assertThat(latencyMillis).as("wake on shard " + slow.shardOf(partition)).isLessThan(300);
         }
+    }
+
+    @Test
+    void a_task_a_shard_wait_takes_after_its_consume_returned_goes_back_for_other_consumers() throws Exception {
+        ShardedTaskStore slow = ShardedTaskStore.builder(QUEUE, 4, this::countedShard)
+                .wakeInterval(Duration.ofSeconds(30)).build();
+        CompletableFuture<List<Lease>> first = CompletableFuture.supplyAsync(
+                () -> slow.consume(WORKER, 1, Duration.ofSeconds(20)));
+        Thread.sleep(150);
+        slow.publish(List.of(task("first", ONE_PER_SHARD.get(0))));
+        assertThat(ids(first.get(20, TimeUnit.SECONDS))).containsExactly("first");
+
+        // the waits on the other shards outlive that consume: what they take is released, not kept
+        slow.publish(List.of(task("second", ONE_PER_SHARD.get(1))));
+        List<Lease> second = slow.consume(ConsumerId.of("worker-2"), 1, Duration.ofSeconds(5));
+
+        assertThat(ids(second)).containsExactly("second");
+        assertThat(second.get(0).task().attempts()).as("a release counts no attempt").isEqualTo(1);
+        assertThat(slow.stats().inFlight()).as("worker-1 holds only its own task").isEqualTo(2);
+    }
+
+    @Test
+    void two_shards_with_work_at_once_give_a_consume_what_it_asked_and_release_the_rest() throws Exception {
+        ShardedTaskStore slow = ShardedTaskStore.builder(QUEUE, 4, this::countedShard)
+                .wakeInterval(Duration.ofSeconds(30)).build();
+        CompletableFuture<List<Lease>> waiting = CompletableFuture.supplyAsync(
+                () -> slow.consume(WORKER, 1, Duration.ofSeconds(20)));
+        Thread.sleep(150);
+        slow.publish(ONE_PER_SHARD.stream().map(partition -> task(partition.code(), partition)).toList());
+
+        assertThat(waiting.get(20, TimeUnit.SECONDS)).hasSize(1);
+        List<String> others = new ArrayList<>();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (others.size() < 3 && System.nanoTime() < deadline) {
+            others.addAll(ids(slow.consume(ConsumerId.of("worker-2"), 10, Duration.ofMillis(200))));
+        }
+        assertThat(others).as("every task but the one delivered, for another consumer").hasSize(3);
     }
 
     @Test
