@@ -30,30 +30,41 @@ public final class RedisLibrary {
     private final String version;
     private final String code;
     private final String[] functionNames;
+    private final SourceMap sourceMap;
 
-    private RedisLibrary(String version, String code) {
+    private RedisLibrary(String version, String code, SourceMap sourceMap) {
         this.version = version;
         this.code = code;
+        this.sourceMap = sourceMap;
         this.functionNames = java.util.Arrays.stream(RedisScript.values())
                 .map(script -> name() + "_" + script.operation()).toArray(String[]::new);
     }
 
     private static RedisLibrary assemble() {
-        StringBuilder text = new StringBuilder("#!lua name=ordo_" + VERSION_MARK + "\n");
-        SHARED.forEach(file -> text.append(RedisScript.read(file)).append('\n'));
+        SourceMap.Builder text = new SourceMap.Builder();
+        text.append("#!lua name=ordo_" + VERSION_MARK + "\n", "(library header)", 1);
+        SHARED.forEach(file -> text.append(RedisScript.read(file) + "\n", file, 1));
         String prelude = RedisScript.read("function_prelude.lua");
         for (RedisScript script : RedisScript.values()) {
             String flags = script.flags().stream().map(flag -> "'" + flag + "'").collect(Collectors.joining(", "));
-            text.append("-- ").append(script.fileName()).append('\n')
-                    .append("redis.register_function { function_name = 'ordo_").append(VERSION_MARK).append('_')
-                    .append(script.operation()).append("', flags = { ").append(flags)
-                    .append(" }, callback = function(KEYS, ARGV)\n")
-                    .append(prelude).append(script.body())
-                    .append("end }\n");
+            text.append("-- " + script.fileName() + "\n"
+                    + "redis.register_function { function_name = 'ordo_" + VERSION_MARK + "_" + script.operation()
+                    + "', flags = { " + flags + " }, callback = function(KEYS, ARGV)\n", "(registration of " + script.fileName() + ")", 1);
+            text.append(prelude, "function_prelude.lua", 1);
+            text.append(script.body(), script.fileName(), 2); // the body starts below the file's #!lua line
+            text.append("end }\n", "(registration of " + script.fileName() + ")", 3);
         }
-        String unversioned = text.toString();
+        String unversioned = text.text();
         String version = sha1Hex(unversioned).substring(0, 12);
-        return new RedisLibrary(version, unversioned.replace(VERSION_MARK, version));
+        return new RedisLibrary(version, unversioned.replace(VERSION_MARK, version), text.build());
+    }
+
+    /**
+     * A Redis error's text with each place in the library ({@code user_function:<line>}) told as the file
+     * and line it comes from ({@code reclaim.lua:42}).
+     */
+    public String locate(String errorMessage) {
+        return sourceMap.locate(errorMessage);
     }
 
     /** The digest of the library's text that names it and its functions. */

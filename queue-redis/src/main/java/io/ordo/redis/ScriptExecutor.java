@@ -192,7 +192,7 @@ public final class ScriptExecutor {
     }
 
     private OrdoException translate(RedisErrorReply e, RedisScript script, KeySchema keys) {
-        String message = String.valueOf(e.getMessage());
+        String message = RedisLibrary.CURRENT.locate(String.valueOf(e.getMessage()));
         String address = transport.endpoint().address();
         String operation = script == null ? "waiting for work" : script.operation();
         if (message.startsWith("OOM")) {

@@ -28,11 +28,13 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * What only a Redis backend can get wrong: faults of the server (scripts flushed, server gone, full,
@@ -130,6 +132,29 @@ public abstract class RedisBackendKit {
                 assertThatThrownBy(() -> store.get(io.ordo.domain.TaskId.of("x")))
                         .isInstanceOf(QueueDataException.class)
                         .hasMessageContaining(tasksKey);
+            }
+        }
+
+        @Test
+        void a_script_error_names_the_script_file_and_line_it_came_from(RedisServer server) throws Exception {
+            QueueName queue = freshQueue();
+            server.command("SET", KeySchema.of(queue).key("tasks"), "someone else's data");
+            try (RedisTaskStoreFactory factory = createFactory(RedisOptions.create(server.uri()))) {
+                TaskStore store = factory.forQueue(queue);
+
+                Throwable error = catchThrowable(() -> store.publish(tasks("p", 1)));
+
+                assertThat(error).isInstanceOf(QueueDataException.class);
+                Matcher place = Pattern.compile("@([a-z_]+\\.lua):(\\d+)")
+                        .matcher(error.getMessage());
+                assertThat(place.find()).as("a file and line in: " + error.getMessage()).isTrue();
+                assertThat(error.getMessage()).doesNotContain("user_function");
+                try (var in = KeySchema.class.getResourceAsStream("/io/ordo/redis/scripts/" + place.group(1))) {
+                    List<String> lines = new String(in.readAllBytes(), StandardCharsets.UTF_8)
+                            .lines().toList();
+                    assertThat(lines.get(Integer.parseInt(place.group(2)) - 1)).as("the line named")
+                            .contains("error(");
+                }
             }
         }
 
