@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
  */
 public final class KeySchema {
     /**
-     * The kinds of a queue's fixed keys, as {@code common.lua} lists them ({@code O.KINDS}); a function
+     * The kinds of a queue's fixed keys, as {@code keys.lua} lists them ({@code O.KINDS}); a function
      * receives only {@code meta} and derives the others from its prefix (all share the queue's hash tag).
      */
     static final List<String> FIXED_KINDS = List.of("meta", "tasks", "ready", "delayed", "wake", "blocked", "turns",
@@ -34,7 +34,7 @@ public final class KeySchema {
     /** The index after a shard tag's {@code #}; compiled once, as every key of a scan is read. */
     private static final Pattern SHARD_INDEX = Pattern.compile("[0-9]{1,4}");
 
-    /** Codes and names that appear in keys as they are (common.lua's {@code O.PLAIN_NAME}). */
+    /** Codes and names that appear in keys as they are (keys.lua's {@code O.PLAIN_NAME}). */
     private static final Pattern PLAIN_NAME = Pattern.compile("[0-9A-Za-z_.!-]+");
 
     /** Shards a sharded queue may have at most (docs/scaling.md). */
@@ -130,7 +130,7 @@ public final class KeySchema {
         return prefix + "pr" + namePart(partitionCode);
     }
 
-    /** A code or name in a key, as {@code O.name_part} in common.lua writes it. */
+    /** A code or name in a key, as {@code O.name_part} in keys.lua writes it. */
     static String namePart(String text) {
         return PLAIN_NAME.matcher(text).matches() ? "=" + text : ":" + Hex.encode(bytes(text));
     }

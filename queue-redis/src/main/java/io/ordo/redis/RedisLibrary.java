@@ -14,14 +14,20 @@ import java.util.stream.Collectors;
  * functions ({@code ordo_<version>_<operation>}): a server may hold the libraries of several Ordo versions
  * at once, and a changed library can never be called under an old name.
  *
- * <p>The text: {@code #!lua name=…}, the shared files ({@code common.lua}: keys, settings and counters,
- * records, leases; {@code partitions.lua}: order inside and across partitions, time-driven changes;
- * {@code lifecycle.lua}: consume, ack, giving back, dead letters; {@code names.lua}: the short names the
- * bodies use), then one {@code redis.register_function} per {@link RedisScript}, whose callback is
- * {@code function_prelude.lua} (binding the queue's keys) followed by the operation's body.
+ * <p>The text: {@code #!lua name=…}, the shared files by concern ({@code keys.lua}: the queue's keys, names in
+ * keys, checks of their types; {@code counters.lua}: the call's clock, settings and counters;
+ * {@code record.lua}: the task record and leases; {@code partition_index.lua}: order inside and across
+ * partitions, time-driven changes; {@code lifecycle.lua}: taking tasks; {@code finishing.lua}: ack, giving
+ * back, dead letters and the end of every call), each function's short name for the bodies next to its
+ * definition; then one {@code redis.register_function} per {@link RedisScript}, whose callback is
+ * {@code function_prelude.lua} (binding the queue's keys) followed by the operation's body. A Redis error's
+ * line in the library is told as the file and line it comes from ({@link #locate}).
  */
 public final class RedisLibrary {
-    private static final List<String> SHARED = List.of("common.lua", "partitions.lua", "lifecycle.lua", "names.lua");
+    /** The shared files, in the library's order. */
+    static final List<String> SHARED = List.of("keys.lua", "counters.lua", "record.lua", "partition_index.lua",
+            "lifecycle.lua", "finishing.lua");
+    static final String PRELUDE = "function_prelude.lua";
     private static final String VERSION_MARK = "@VERSION@";
 
     /** The library of this build (after the constants its assembly reads). */
@@ -44,13 +50,13 @@ public final class RedisLibrary {
         SourceMap.Builder text = new SourceMap.Builder();
         text.append("#!lua name=ordo_" + VERSION_MARK + "\n", "(library header)", 1);
         SHARED.forEach(file -> text.append(RedisScript.read(file) + "\n", file, 1));
-        String prelude = RedisScript.read("function_prelude.lua");
+        String prelude = RedisScript.read(PRELUDE);
         for (RedisScript script : RedisScript.values()) {
             String flags = script.flags().stream().map(flag -> "'" + flag + "'").collect(Collectors.joining(", "));
             text.append("-- " + script.fileName() + "\n"
                     + "redis.register_function { function_name = 'ordo_" + VERSION_MARK + "_" + script.operation()
                     + "', flags = { " + flags + " }, callback = function(KEYS, ARGV)\n", "(registration of " + script.fileName() + ")", 1);
-            text.append(prelude, "function_prelude.lua", 1);
+            text.append(prelude, PRELUDE, 1);
             text.append(script.body(), script.fileName(), 2); // the body starts below the file's #!lua line
             text.append("end }\n", "(registration of " + script.fileName() + ")", 3);
         }

@@ -16,7 +16,7 @@ import java.util.Map;
 
 /**
  * The packed task record the scripts keep as a hash value, and the publish blob they build it from
- * (layout in docs/redis-design.md, mirrored by {@code common.lua}). Big-endian, lengths as 2 bytes.
+ * (layout in docs/redis-design.md, mirrored by {@code record.lua}). Big-endian, lengths as 2 bytes.
  */
 final class TaskRecords {
     static final int STATE_WAITING = 0;

@@ -23,7 +23,8 @@ class RedisScriptTest {
     private static final List<RedisScript> READ_ONLY = List.of(RedisScript.GET, RedisScript.STATS,
             RedisScript.SETTINGS, RedisScript.DEAD_LETTERS, RedisScript.INSPECT);
     /** The library's shared parts, which are not operations of their own. */
-    private static final Set<String> SHARED = Set.of("common.lua", "partitions.lua", "lifecycle.lua", "names.lua", "function_prelude.lua");
+    private static final Set<String> SHARED = Stream.concat(RedisLibrary.SHARED.stream(), Stream.of(RedisLibrary.PRELUDE))
+            .collect(java.util.stream.Collectors.toSet());
 
     @Test
     void flags_refuse_growing_functions_over_maxmemory_and_let_the_rest_drain() {
@@ -58,7 +59,7 @@ class RedisScriptTest {
 
     @Test
     void every_operation_resource_is_listed_once() throws IOException, URISyntaxException {
-        Path folder = Path.of(RedisScript.class.getResource(RedisScript.LOCATION + "common.lua").toURI()).getParent();
+        Path folder = Path.of(RedisScript.class.getResource(RedisScript.LOCATION + RedisLibrary.PRELUDE).toURI()).getParent();
         List<String> files;
         try (Stream<Path> paths = Files.list(folder)) {
             files = paths.map(path -> path.getFileName().toString()).filter(name -> !SHARED.contains(name))
@@ -70,7 +71,7 @@ class RedisScriptTest {
 
     @Test
     void the_library_lists_and_binds_the_fixed_keys_in_the_key_schemas_order() {
-        String common = RedisScript.read("common.lua");
+        String common = RedisScript.read("keys.lua");
         Matcher kinds = Pattern.compile("O\\.KINDS = \\{(.*?)\\n}", Pattern.DOTALL).matcher(common);
         assertThat(kinds.find()).isTrue();
         List<String> listed = new ArrayList<>();

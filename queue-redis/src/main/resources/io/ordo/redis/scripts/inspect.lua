@@ -55,7 +55,7 @@ if stage == 'p' then
     return reply
 end
 
--- The partition of a waiting task's record, read without copying its payload (layout: common.lua).
+-- The partition of a waiting task's record, read without copying its payload (layout: record.lua).
 local function waiting_code(s)
     local flags = string.byte(s, 1)
     if flags % 4 ~= STATE_WAITING then return nil end

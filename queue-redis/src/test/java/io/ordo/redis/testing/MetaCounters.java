@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
 
 /**
  * Reads one of a queue's counters from its {@code meta} hash, where the library keeps them packed in one
- * value; the counters' order is read from the library's own list ({@code O.COUNTERS} in common.lua).
+ * value; the counters' order is read from the library's own list ({@code O.COUNTERS} in counters.lua).
  */
 public final class MetaCounters {
     private static final Pattern COUNTERS = Pattern.compile("O\\.COUNTERS = \\{([^}]*)}");
@@ -41,13 +41,13 @@ public final class MetaCounters {
     private static String group(Pattern pattern, String text) {
         Matcher matcher = pattern.matcher(text);
         if (!matcher.find()) {
-            throw new IllegalStateException("common.lua no longer matches " + pattern);
+            throw new IllegalStateException("counters.lua no longer matches " + pattern);
         }
         return matcher.group(1);
     }
 
     private static String library() {
-        try (InputStream in = MetaCounters.class.getResourceAsStream("/io/ordo/redis/scripts/common.lua")) {
+        try (InputStream in = MetaCounters.class.getResourceAsStream("/io/ordo/redis/scripts/counters.lua")) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

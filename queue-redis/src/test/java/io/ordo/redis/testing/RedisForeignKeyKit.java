@@ -41,7 +41,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 @ExtendWith(RedisServerExtension.class)
 public abstract class RedisForeignKeyKit {
-    /** The fixed kinds, as KeySchema and common.lua list them, with the type Ordo keeps under each. */
+    /** The fixed kinds, as KeySchema and keys.lua list them, with the type Ordo keeps under each. */
     private static final Map<String, String> FIXED = Map.ofEntries(Map.entry("meta", "hash"),
             Map.entry("tasks", "hash"), Map.entry("ready", "zset"), Map.entry("delayed", "zset"),
             Map.entry("wake", "zset"), Map.entry("blocked", "zset"), Map.entry("turns", "hash"),

@@ -1,6 +1,6 @@
--- Partitions: the order inside one (its list and sorted set), the order across them (`ready`, `turns`),
--- time-driven changes, and a task joining or leaving one. Part of the library after common.lua
--- (docs/redis-design.md).
+-- The partition index: the order inside a partition (its list and sorted set), the order across them
+-- (`ready`, `turns`), time-driven changes, and a task joining or leaving one. Part of the library after
+-- record.lua (docs/redis-design.md).
 
 -- ---------------------------------------------------------------- order inside a partition
 -- A member is score(7) seq(6) id, score = (1000 - priority) * 2^42 + dueAt: its fixed-width prefix
@@ -9,6 +9,7 @@
 function O.member(r, id)
     return struct.pack('>I7I6', (1000 - r.priority) * O.PRIORITY_SPAN + r.due, r.seq) .. id
 end
+local member = O.member
 
 function O.member_seq(m)
     local _, seq = struct.unpack('>I7I6', m)
@@ -16,6 +17,7 @@ function O.member_seq(m)
 end
 
 function O.member_id(m) return string.sub(m, 14) end
+local member_id = O.member_id
 
 function O.member_priority(m)
     return 1000 - math.floor(struct.unpack('>I7', m) / O.PRIORITY_SPAN)
@@ -28,6 +30,7 @@ function O.member_before(a, b)
     if score_a ~= score_b then return score_a < score_b end
     return seq_a < seq_b
 end
+local member_before = O.member_before
 
 -- What this call learnt about partitions, so a batch touching one partition many times reads it once:
 -- O.heads: code -> {member, record, from_run}, or false when it has no waiting member;
@@ -43,11 +46,13 @@ function O.park(code, delta)
     if O.call('HINCRBY', O.K_PARKED, code, delta) <= 0 then O.call('HDEL', O.K_PARKED, code) end
     O.count('parked', delta)
 end
+local park = O.park
 
 function O.parked(code)
     if O.counter('parked') == 0 then return 0 end
     return tonumber(O.call('HGET', O.K_PARKED, code)) or 0
 end
+local parked = O.parked
 
 -- A partition's waiting tasks live in two places: a list taking every arrival that sorts after the
 -- list's last member (the usual case: publish order), and a sorted set for the rest. The list costs a
@@ -70,6 +75,7 @@ function O.part_insert(code, m)
     O.forget(code)
     return false
 end
+local part_insert = O.part_insert
 
 -- Notes a list member's priority and dueAt (see lowestListed, highestListed).
 function O.note_listed(priority, due)
@@ -168,6 +174,7 @@ function O.touch(code)
         O.touched_order[#O.touched_order + 1] = code
     end
 end
+local touch = O.touch
 
 -- The partition's turn, or nil when it does not exist; and whether it is in `ready`.
 function O.turn_of(code)
@@ -187,6 +194,7 @@ function O.size(code)
     local stale = O.counter('stale') > 0 and tonumber(O.call('HGET', O.K_STALE, code)) or 0
     return O.call('LLEN', O.run_key(code)) - stale + O.parked(code)
 end
+local size = O.size
 
 function O.drop_partition(code)
     O.call('ZREM', O.K_READY, code)
@@ -221,6 +229,7 @@ function O.is_blocked(code)
     local blocked_until = O.call('ZSCORE', O.K_BLOCKED, code)
     return blocked_until ~= false and tonumber(blocked_until) > O.NOW
 end
+local is_blocked = O.is_blocked
 
 -- Puts a partition in the index of eligible partitions, or takes it out, from its current state.
 function O.refresh(code)
@@ -257,6 +266,7 @@ function O.refresh_touched()
     for _, code in ipairs(O.touched_order) do O.refresh(code) end
     O.touched, O.touched_order = {}, {}
 end
+local refresh_touched = O.refresh_touched
 
 -- Applies what time has made true since `nextTimer`: delayed tasks that are due join their partitions,
 -- ordered heads and blocks whose time has come are looked at again; then `nextTimer` is read anew.
@@ -384,6 +394,7 @@ function O.put_waiting(id, r)
     end
     if not O.part_insert(code, O.member(r, id)) then O.touch(code) end
 end
+local put_waiting = O.put_waiting
 
 -- A waiting task left its partition (cancelled): the caller has removed its member or counted it stale.
 function O.leave_waiting(r)
@@ -396,12 +407,14 @@ function O.leave_waiting(r)
         O.touch(r.code)
     end
 end
+local leave_waiting = O.leave_waiting
 
 -- An in-flight task leaves the consumer's hands (its record is rewritten by the caller).
 function O.leave_flight(id, r, m)
     O.call('HDEL', O.holding_key(r.holder), id)
     if O.is_ordered(r.code) then O.call('ZREM', O.flight_key(r.code), m or O.member(r, id)) end
 end
+local leave_flight = O.leave_flight
 
 function O.release_lock_if_done(consumer, code)
     if O.is_ordered(code) and O.call('HGET', O.K_LOCKS, code) == consumer
@@ -411,46 +424,4 @@ function O.release_lock_if_done(consumer, code)
         O.touch(code)
     end
 end
-
-function O.bury(id, r, reason)
-    r.state, r.at, r.holder, r.error = O.STATE_DEAD, O.NOW, nil, reason
-    O.save(id, r)
-    O.call('ZADD', O.K_DEAD, O.next_counter('deadSeq'), id)
-    O.count('deadLetteredTotal', 1)
-end
-
--- Recomputes every partition touched by this call, writes what the call kept aside, and wakes a blocked
--- consumer if work is waiting.
--- signal: nil to look at `ready`; false when the caller made no work available except through the
--- partitions it touched (ack), so with none touched the signal is as the previous call left it; true
--- when the caller knows `ready` holds a partition (consume leaving work behind).
-function O.finish(signal)
-    O.save_unsaved()
-    local touched_any = #O.touched_order > 0
-    O.refresh_touched()
-    O.save_readyat()
-    O.save_counters()
-    -- A blocked consumer naps until the earliest due time it knew of; a new due time wakes one so it
-    -- looks again (a retry delay shorter than its nap would otherwise be served late).
-    local new_due_time = O.new_due_time
-    O.new_due_time = false
-    if signal == false and not touched_any and not new_due_time then return end
-    if (new_due_time or signal or (O.call('ZCARD', O.K_READY) > 0)) and O.call('EXISTS', O.K_SIGNAL) == 0 then
-        O.call('RPUSH', O.K_SIGNAL, 1)
-    end
-end
-
--- Binary-safe "a before b" for names, in Java's String order (UTF-16 units): a 4-byte UTF-8 sequence
--- (a surrogate pair in Java) sorts as if it stood between U+D7FF and U+E000.
-function O.java_order_key(s)
-    return (string.gsub(s, '[\240-\244][\128-\191][\128-\191][\128-\191]', function(c) return '\237\192' .. c end))
-end
-
-function O.bytes_before(a, b)
-    local n = math.min(#a, #b)
-    for i = 1, n do
-        local x, y = string.byte(a, i), string.byte(b, i)
-        if x ~= y then return x < y end
-    end
-    return #a < #b
-end
+local release_lock_if_done = O.release_lock_if_done

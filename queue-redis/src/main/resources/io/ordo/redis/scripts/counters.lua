@@ -1,0 +1,129 @@
+-- The clock of a call, work in chunks, and the queue's settings and counters. Part of the library after
+-- keys.lua.
+
+-- Work in chunks (promotion of due tasks, redrive all, reclaim) also stops once a chunk has run this long
+-- on the server, whatever its count: a loaded server does less per call, not longer calls.
+O.CHUNK_MICROS = 1500
+function O.server_micros()
+    local time = redis.call('TIME')
+    return tonumber(time[1]) * 1000000 + tonumber(time[2])
+end
+
+-- Whether a chunk that began at `began` (server_micros) has used `micros`; asked every few items.
+function O.spent(began, micros) return O.server_micros() - began >= micros end
+
+function O.clock_now(override)
+    if override ~= '' then
+        return tonumber(override)
+    end
+    local time = redis.call('TIME')
+    return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
+
+-- Reads the time (or the override) once for the whole call.
+function O.start(clock)
+    O.NOW = O.clock_now(clock)
+    return O.NOW
+end
+local start = O.start
+
+-- ---------------------------------------------------------------- settings and counters
+-- The queue's meta hash is read once per call with one HMGET: the settings, the paused flag and
+-- `counters`, every counter packed in one value (one field to find and one to write, not one per
+-- counter). Counters are written back once by finish().
+
+-- The packed counters, in this order, each a big-endian double (exact for integers below 2^53).
+-- nextTimer: the earliest time something may fall due, -1 for none (see note_timer).
+-- lowestListed / latestListed: the lowest priority and the latest dueAt any list member ever had. A new
+-- task with no higher priority and no earlier dueAt sorts after every list member: a publish appends it
+-- without reading the list's last member.
+-- highestListed: the highest priority any list member ever had; while it equals lowestListed, every
+-- partition in `ready` has the same head priority, so a served one always goes back behind the others.
+O.COUNTERS = { 'seq', 'turn', 'waiting', 'rest', 'stale', 'parked', 'lowestListed', 'latestListed', 'highestListed',
+    'ackedTotal', 'publishedTotal', 'deadLetteredTotal', 'deadSeq', 'nextTimer' }
+O.COUNTERS_FORMAT = '>dddddddddddddd' -- one d per counter
+O.COUNTER_DEFAULTS = { 0, 0, 0, 0, 0, 0, 1001, 0, -1001, 0, 0, 0, 0, -1 }
+O.COUNTER_COUNT = 14
+-- A call keeps the counters as an array in this order (O.c), unpacked and packed by one C call each:
+-- a Lua loop over the names cost more than the rest of a short call.
+-- Built at the first call: a library's top level has no ipairs.
+O.COUNTER_INDEX = nil
+O.NEXT_TIMER = 14
+
+-- Defaults mirror QueueSettings.DEFAULTS (a test keeps them equal).
+function O.meta()
+    local m = O.meta_fields
+    if not m then
+        local v = O.call('HMGET', O.K_META, 'maxAttempts', 'processingTimeoutMs', 'dedupWindowMs', 'heartbeatTtlMs',
+            'maxPayloadBytes', 'paused', 'counters')
+        m = {
+            max_attempts = tonumber(v[1]) or 5,
+            processing_timeout = tonumber(v[2]) or 0,
+            dedup_window = tonumber(v[3]) or 0,
+            heartbeat_ttl = tonumber(v[4]) or 30000,
+            max_payload = tonumber(v[5]) or 1048576,
+            paused = v[6] ~= false,
+        }
+        O.meta_fields = m
+        if not O.COUNTER_INDEX then
+            O.COUNTER_INDEX = {}
+            for i, name in ipairs(O.COUNTERS) do O.COUNTER_INDEX[name] = i end
+        end
+        local c
+        if v[7] then c = { struct.unpack(O.COUNTERS_FORMAT, v[7]) } else c = { unpack(O.COUNTER_DEFAULTS) } end
+        O.c = c
+        if O.next_timer == nil then
+            local t = c[O.NEXT_TIMER]
+            O.next_timer = t >= 0 and t
+        end
+    end
+    return m
+end
+
+O.settings = O.meta
+local settings = O.settings
+
+function O.counter(field)
+    if not O.c then O.meta() end
+    return O.c[O.COUNTER_INDEX[field]]
+end
+local counter = O.counter
+
+function O.count(field, delta)
+    if not O.c then O.meta() end
+    local i = O.COUNTER_INDEX[field]
+    local value = O.c[i] + delta
+    O.c[i] = value
+    O.counters_changed = true
+    return value
+end
+local count = O.count
+
+function O.next_counter(field) return O.count(field, 1) end
+local next_counter = O.next_counter
+
+function O.set_counter(field, value)
+    if not O.c then O.meta() end
+    O.c[O.COUNTER_INDEX[field]] = value
+    O.counters_changed = true
+end
+
+-- The earliest time something may fall due (a delayed task, an ordered head, a block's end) is kept
+-- as `nextTimer`, never later than the truth: a consume before it has nothing time-driven to do.
+-- An earlier time wakes a blocked consumer (finish), since its nap may end after it.
+function O.note_timer(t)
+    O.meta()
+    if not O.next_timer or t < O.next_timer then
+        O.next_timer, O.next_timer_changed = t, true
+        O.new_due_time = true
+    end
+end
+local note_timer = O.note_timer
+
+function O.save_counters()
+    if O.next_timer_changed then O.set_counter('nextTimer', O.next_timer or -1) end
+    if O.counters_changed then
+        O.call('HSET', O.K_META, 'counters', struct.pack(O.COUNTERS_FORMAT, unpack(O.c, 1, O.COUNTER_COUNT)))
+    end
+    O.counters_changed, O.next_timer_changed = false, false
+end

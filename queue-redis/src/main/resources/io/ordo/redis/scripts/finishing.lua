@@ -1,0 +1,179 @@
+-- A task leaving a consumer's hands: acked, given back, dead-lettered, redriven or purged, and the end
+-- of every call (finish). Part of the library after lifecycle.lua.
+
+-- Deletes the tasks the consumer holds among ids[first..last]; appends per id 1 acked, 0 lease lost.
+-- before_writes, when given, runs after the leases are read and before the first write (ack_consume
+-- checks there what its take will touch: see O.verify).
+O.ACK_CHUNK = 1000 -- ids per command: unpack has a limit, and a command stays short
+function O.ack(consumer, ids, first, last, reply, before_writes)
+    local rcall = redis.call
+    local window = O.meta().dedup_window -- (read first: `meta` needs no probe)
+    O.verify_fixed(O.ACK_SKIPS)
+    O.verify_consumer(consumer)
+    local holding = O.holding_key(consumer)
+    local ORDERED_LEASE = O.ORDERED_LEASE
+    local done, remembered, seen = {}, {}, {}
+    local flights, codes = {}, {} -- ordered partitions: code -> members to take out of its in-flight set
+    local n = #reply
+    for from = first, last, O.ACK_CHUNK do
+        local to = math.min(from + O.ACK_CHUNK - 1, last)
+        local leases = O.call('HMGET', holding, unpack(ids, from, to))
+        for i = from, to do
+            local id, lease = ids[i], leases[i - from + 1]
+            n = n + 1
+            if lease and not seen[id] then -- an id named twice is acked once
+                seen[id] = true
+                done[#done + 1] = id
+                if string.byte(lease, 1) == ORDERED_LEASE then
+                    local code, m = O.lease_place(lease)
+                    if not flights[code] then
+                        flights[code] = {}
+                        codes[#codes + 1] = code
+                    end
+                    flights[code][#flights[code] + 1] = m
+                end
+                if window > 0 then
+                    remembered[#remembered + 1] = O.NOW + window
+                    remembered[#remembered + 1] = id
+                end
+                reply[n] = 1
+            else
+                reply[n] = 0
+            end
+        end
+    end
+    for _, code in ipairs(codes) do O.verify_partition(code) end
+    if before_writes then before_writes() end
+    if window > 0 then rcall('ZREMRANGEBYSCORE', O.K_ACKED, '-inf', O.NOW) end
+    for from = 1, #done, O.ACK_CHUNK do
+        local to = math.min(from + O.ACK_CHUNK - 1, #done)
+        rcall('HDEL', holding, unpack(done, from, to))
+        rcall('HDEL', O.K_TASKS, unpack(done, from, to))
+    end
+    -- an ordered partition's lock goes once the holder has nothing left of it
+    for _, code in ipairs(codes) do
+        local members = flights[code]
+        for from = 1, #members, O.ACK_CHUNK do
+            O.call('ZREM', O.flight_key(code), unpack(members, from, math.min(from + O.ACK_CHUNK - 1, #members)))
+        end
+        O.release_lock_if_done(consumer, code)
+    end
+    for from = 1, #remembered, 2 * O.ACK_CHUNK do
+        O.call('ZADD', O.K_ACKED, unpack(remembered, from, math.min(from + 2 * O.ACK_CHUNK - 1, #remembered)))
+    end
+    if #done > 0 then O.count('ackedTotal', #done) end
+end
+local ack = O.ack
+
+-- ---------------------------------------------------------------- giving tasks back (reject, release)
+
+-- Takes the named tasks back from the consumer and, per ordered partition, every task it holds after
+-- the lowest named one (rule 5). decide(id, record, named) returns each task's outcome code.
+-- Reply: one outcome per id given (0 = lease lost), then id and outcome of each unnamed task, in key order.
+function O.give_back(consumer, ids, decide)
+    O.verify_fixed()
+    O.verify_consumer(consumer)
+    local named, lowest = {}, {}
+    local affected = {}
+    for _, id in ipairs(ids) do
+        local r = not named[id] and O.load_held(consumer, id)
+        if r then
+            O.verify_partition(r.code) -- (before the first write: see O.verify)
+            r.id, r.m, r.named = id, O.member(r, id), true
+            named[id] = r
+            affected[#affected + 1] = r
+            if O.is_ordered(r.code) and (not lowest[r.code] or O.member_before(r.m, lowest[r.code])) then
+                lowest[r.code] = r.m
+            end
+        end
+    end
+    for code, low in pairs(lowest) do
+        for _, m in ipairs(O.call('ZRANGEBYLEX', O.flight_key(code), '(' .. low, '+')) do
+            local id = O.member_id(m)
+            if not named[id] then
+                local r = O.load_held(consumer, id)
+                if r then
+                    r.id, r.m, r.named = id, m, false
+                    affected[#affected + 1] = r
+                end
+            end
+        end
+    end
+    -- seq order, so tasks re-enter their partitions (and empty partitions get turns) in one fixed order
+    table.sort(affected, function(a, b) return a.seq < b.seq end)
+    for _, r in ipairs(affected) do
+        O.leave_flight(r.id, r, r.m)
+        r.outcome = decide(r.id, r, r.named)
+    end
+    for _, r in ipairs(affected) do O.release_lock_if_done(consumer, r.code) end
+    local reply = {}
+    for i, id in ipairs(ids) do reply[i] = named[id] and named[id].outcome or 0 end
+    local unnamed = {}
+    for _, r in ipairs(affected) do
+        if not r.named then unnamed[#unnamed + 1] = r end
+    end
+    table.sort(unnamed, function(a, b) return O.member_before(a.m, b.m) end)
+    for _, r in ipairs(unnamed) do
+        reply[#reply + 1] = r.id
+        reply[#reply + 1] = r.outcome
+    end
+    return reply, named
+end
+local give_back = O.give_back
+
+-- ---------------------------------------------------------------- dead letters
+
+-- Operators' calls over every dead letter (redrive_all, purge_all_dead_letters) go in chunks of at most
+-- this many, each one call: one call stays well under 10 ms at a million dead letters (reliability.md).
+O.REDRIVE_CHUNK = 100
+O.PURGE_CHUNK = 1000
+O.RECLAIM_CHUNK = 100 -- the tasks taken back per reclaim call (at most)
+O.TIMEOUT_SCAN = 2000 -- the live leases a reclaim call looks at for the processing timeout (about)
+
+-- Back into the partition with attempts reset, due now; priority, seq and last error kept.
+function O.redrive(id)
+    local r = O.load(id)
+    if not r or r.state ~= O.STATE_DEAD then return false end
+    O.call('ZREM', O.K_DEAD, id)
+    r.attempts, r.due, r.ready = 0, O.NOW, O.NOW
+    O.put_waiting(id, r)
+    return true
+end
+local redrive = O.redrive
+
+function O.purge(id)
+    if O.call('ZREM', O.K_DEAD, id) == 0 then return false end
+    O.call('HDEL', O.K_TASKS, id)
+    return true
+end
+local purge = O.purge
+
+function O.bury(id, r, reason)
+    r.state, r.at, r.holder, r.error = O.STATE_DEAD, O.NOW, nil, reason
+    O.save(id, r)
+    O.call('ZADD', O.K_DEAD, O.next_counter('deadSeq'), id)
+    O.count('deadLetteredTotal', 1)
+end
+local bury = O.bury
+
+-- Recomputes every partition touched by this call, writes what the call kept aside, and wakes a blocked
+-- consumer if work is waiting.
+-- signal: nil to look at `ready`; false when the caller made no work available except through the
+-- partitions it touched (ack), so with none touched the signal is as the previous call left it; true
+-- when the caller knows `ready` holds a partition (consume leaving work behind).
+function O.finish(signal)
+    O.save_unsaved()
+    local touched_any = #O.touched_order > 0
+    O.refresh_touched()
+    O.save_readyat()
+    O.save_counters()
+    -- A blocked consumer naps until the earliest due time it knew of; a new due time wakes one so it
+    -- looks again (a retry delay shorter than its nap would otherwise be served late).
+    local new_due_time = O.new_due_time
+    O.new_due_time = false
+    if signal == false and not touched_any and not new_due_time then return end
+    if (new_due_time or signal or (O.call('ZCARD', O.K_READY) > 0)) and O.call('EXISTS', O.K_SIGNAL) == 0 then
+        O.call('RPUSH', O.K_SIGNAL, 1)
+    end
+end
+local finish = O.finish

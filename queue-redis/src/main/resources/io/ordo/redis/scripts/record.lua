@@ -1,0 +1,196 @@
+-- The task record and the leases. Part of the library after counters.lua.
+
+-- A task's state and the flags of its record's optional fields.
+O.STATE_WAITING, O.STATE_IN_FLIGHT, O.STATE_DEAD = 0, 1, 2
+local STATE_WAITING = O.STATE_WAITING
+O.FLAG_PRIORITY, O.FLAG_ATTEMPTS, O.FLAG_DUE, O.FLAG_READY, O.FLAG_ERROR = 4, 8, 16, 32, 64
+local FLAG_ERROR = O.FLAG_ERROR
+local FLAG_READY = O.FLAG_READY
+local FLAG_DUE = O.FLAG_DUE
+local FLAG_ATTEMPTS = O.FLAG_ATTEMPTS
+local FLAG_PRIORITY = O.FLAG_PRIORITY
+
+-- ---------------------------------------------------------------- the task record
+-- flags(1) seq(6) publishedAt(6) [priority+1000(2)] [attempts(2)] [dueAt(6)] [readyAt(6)]
+-- [lastError: len(2) bytes] [dead: deadAt(6)]
+-- tail: code len(2) bytes, header count(1) headers, payload. The tail never changes after publish.
+-- A consume does not rewrite the record: while a task is in flight its record keeps the attempts of
+-- the deliveries before this one, and the lease lives in the holder's `f:` hash.
+
+function O.tail_code(tail)
+    local n = struct.unpack('>I2', tail)
+    return string.sub(tail, 3, 2 + n)
+end
+
+function O.decode(s)
+    local flags, seq, published, pos = struct.unpack('>BI6I6', s)
+    local r = { state = flags % 4, seq = seq, published = published, priority = 0, attempts = 0 }
+    if O.has(flags, O.FLAG_PRIORITY) then
+        r.priority, pos = struct.unpack('>H', s, pos)
+        r.priority = r.priority - 1000
+    end
+    if O.has(flags, O.FLAG_ATTEMPTS) then r.attempts, pos = struct.unpack('>H', s, pos) end
+    r.due = published
+    if O.has(flags, O.FLAG_DUE) then r.due, pos = struct.unpack('>I6', s, pos) end
+    r.ready = r.due
+    if O.has(flags, O.FLAG_READY) then r.ready, pos = struct.unpack('>I6', s, pos) end
+    local n
+    if O.has(flags, O.FLAG_ERROR) then
+        n, pos = struct.unpack('>I2', s, pos)
+        r.error = string.sub(s, pos, pos + n - 1)
+        pos = pos + n
+    end
+    if r.state == O.STATE_DEAD then
+        r.at, pos = struct.unpack('>I6', s, pos)
+    end
+    r.tail = string.sub(s, pos)
+    r.code = O.tail_code(r.tail)
+    return r
+end
+
+-- A record's readyAt, read without decoding the rest: where its dueAt and readyAt are for each value of
+-- flags (0 when absent), worked out once (bit.band is a C call: four per record cost more than the read).
+O.TIME_AT = {}
+for flags = 0, 255 do
+    local pos = 14
+    if flags % 8 >= 4 then pos = pos + 2 end -- FLAG_PRIORITY
+    if flags % 16 >= 8 then pos = pos + 2 end -- FLAG_ATTEMPTS
+    local due = 0
+    if flags % 32 >= 16 then -- FLAG_DUE
+        due = pos
+        pos = pos + 6
+    end
+    O.TIME_AT[flags] = { due, flags % 64 >= 32 and pos or 0 } -- FLAG_READY
+end
+
+function O.record_ready(s)
+    local flags, published = struct.unpack('>BxxxxxxI6', s)
+    local at = O.TIME_AT[flags]
+    if at[2] > 0 then return (struct.unpack('>I6', s, at[2])) end
+    if at[1] > 0 then return (struct.unpack('>I6', s, at[1])) end
+    return published
+end
+
+-- Writes a waiting or dead record (an in-flight task is stored as waiting: see above).
+function O.encode(r)
+    local state = r.state == O.STATE_DEAD and O.STATE_DEAD or O.STATE_WAITING
+    local flags = state
+    local parts = { '' }
+    if r.priority ~= 0 then
+        flags = flags + O.FLAG_PRIORITY
+        parts[#parts + 1] = struct.pack('>H', r.priority + 1000)
+    end
+    if r.attempts ~= 0 then
+        flags = flags + O.FLAG_ATTEMPTS
+        parts[#parts + 1] = struct.pack('>H', r.attempts)
+    end
+    if r.due ~= r.published then
+        flags = flags + O.FLAG_DUE
+        parts[#parts + 1] = struct.pack('>I6', r.due)
+    end
+    if r.ready ~= r.due then
+        flags = flags + O.FLAG_READY
+        parts[#parts + 1] = struct.pack('>I6', r.ready)
+    end
+    if r.error then
+        flags = flags + O.FLAG_ERROR
+        parts[#parts + 1] = struct.pack('>I2', #r.error) .. r.error
+    end
+    if state == O.STATE_DEAD then
+        parts[#parts + 1] = struct.pack('>I6', r.at)
+    end
+    parts[1] = struct.pack('>BI6I6', flags, r.seq, r.published)
+    parts[#parts + 1] = r.tail
+    return table.concat(parts)
+end
+
+-- A script that writes many records (publish) sets O.unsaved to a table: they are then kept here and
+-- written with one HSET by finish(); load() reads them from here meanwhile.
+function O.load(id)
+    local s = O.unsaved and O.unsaved[id] or O.call('HGET', O.K_TASKS, id)
+    if not s then return nil end
+    return O.decode(s)
+end
+local load = O.load
+
+function O.save_record(id, s)
+    if O.unsaved then
+        if not O.unsaved[id] then O.unsaved_order[#O.unsaved_order + 1] = id end
+        O.unsaved[id] = s
+    else
+        O.call('HSET', O.K_TASKS, id, s)
+    end
+end
+local save_record = O.save_record
+
+function O.save(id, r) O.save_record(id, O.encode(r)) end
+
+function O.save_unsaved()
+    if not O.unsaved or #O.unsaved_order == 0 then return end
+    local args = {}
+    for _, id in ipairs(O.unsaved_order) do
+        args[#args + 1] = id
+        args[#args + 1] = O.unsaved[id]
+        if #args == 2000 then -- unpack has a limit
+            O.call('HSET', O.K_TASKS, unpack(args))
+            args = {}
+        end
+    end
+    if #args > 0 then O.call('HSET', O.K_TASKS, unpack(args)) end
+    O.unsaved, O.unsaved_order = {}, {}
+end
+
+-- ---------------------------------------------------------------- leases
+-- A consumer's `f:` hash holds, per task it holds, its lease: when it was leased, as a decimal; for a
+-- task of an ordered partition 'o', leasedAt(6) code: len(2) bytes, then the task's partition member,
+-- so an ack finds what it must change in the partition without reading the record.
+
+function O.regular_lease() return O.int(O.NOW) end
+
+function O.ordered_lease(code, m)
+    return 'o' .. struct.pack('>I6I2', O.NOW, #code) .. code .. m
+end
+
+function O.lease_time(lease)
+    if string.byte(lease, 1) == O.ORDERED_LEASE then return (struct.unpack('>I6', lease, 2)) end
+    return tonumber(lease)
+end
+local lease_time = O.lease_time
+
+-- The partition code and member an ordered task's lease names.
+function O.lease_place(lease)
+    local n = struct.unpack('>I2', lease, 8)
+    return string.sub(lease, 10, 9 + n), string.sub(lease, 10 + n)
+end
+
+-- The record as the task is now: in flight, held by the consumer since the lease, this delivery counted.
+function O.as_held(r, consumer, lease)
+    r.state, r.holder, r.at = O.STATE_IN_FLIGHT, consumer, O.lease_time(lease)
+    r.attempts = r.attempts + 1
+    return r
+end
+local as_held = O.as_held
+
+-- The in-flight view of a task the consumer holds, or nil when it does not hold it.
+function O.load_held(consumer, id)
+    local lease = O.call('HGET', O.holding_key(consumer), id)
+    if not lease then return nil end
+    local r = O.load(id)
+    return r and O.as_held(r, consumer, lease)
+end
+local load_held = O.load_held
+
+-- Who holds each of the ids (a waiting record says nothing of a lease): consumer name -> lease per id.
+-- Reads every registered consumer's leases of these ids: for operators' calls (get, cancel).
+function O.holders(ids)
+    local found = {}
+    if #ids == 0 then return found end
+    for _, consumer in ipairs(O.call('ZRANGE', O.K_CONSUMERS, 0, -1)) do
+        local leases = O.call('HMGET', O.holding_key(consumer), unpack(ids))
+        for i, lease in ipairs(leases) do
+            if lease then found[ids[i]] = { consumer, lease } end
+        end
+    end
+    return found
+end
+local holders = O.holders
