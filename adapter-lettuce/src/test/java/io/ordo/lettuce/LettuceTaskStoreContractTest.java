@@ -3,29 +3,16 @@ package io.ordo.lettuce;
 import io.ordo.domain.QueueName;
 import io.ordo.ports.TaskStore;
 import io.ordo.ports.VirtualClock;
-import io.ordo.redis.RedisOptions;
-import io.ordo.redis.RedisTaskStoreFactory;
-import io.ordo.redis.testing.RedisServer;
-import io.ordo.redis.testing.RedisServerExtension;
+import io.ordo.redis.testing.PerTestRedisStores;
 import io.ordo.tck.TaskStoreCompatibilityKit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-@ExtendWith(RedisServerExtension.class)
 class LettuceTaskStoreContractTest extends TaskStoreCompatibilityKit {
-    private final RedisTaskStoreFactory factory;
-
-    LettuceTaskStoreContractTest(RedisServer server) {
-        factory = LettuceTaskStores.factory(RedisOptions.create(server.uri()));
-    }
+    @RegisterExtension
+    final PerTestRedisStores stores = new PerTestRedisStores(LettuceTaskStores::factory);
 
     @Override
     protected TaskStore createStore(QueueName queue, VirtualClock clock) {
-        return factory.forQueue(queue, clock);
-    }
-
-    @AfterEach
-    void closeClient() {
-        factory.close();
+        return stores.create(queue, clock);
     }
 }

@@ -5,15 +5,16 @@ import io.ordo.ports.TaskStore;
 import io.ordo.ports.VirtualClock;
 import io.ordo.redis.RedisTaskStoreFactory;
 import io.ordo.runtime.sharding.ShardedTaskStore;
-import io.ordo.tck.ShardedStoreSubset;
-import org.junit.jupiter.api.extension.ExtendWith;
+import io.ordo.tck.contract.StoreCharacteristic;
+import io.ordo.tck.contract.StoreCharacteristics;
 
 /**
  * The contract a sharded queue keeps, on a three-master cluster: every queue of the kit is sharded
  * over {@value #SHARDS} shards ({@code {tck-…#0}}..), which the slots spread over the masters. The kit
- * runs unchanged, minus the tests {@link ShardedStoreSubset} names (they rely on one queue-wide order).
+ * runs unchanged, minus the tests that rely on one queue-wide order or id space: the store declares none
+ * of the queue-wide {@link StoreCharacteristic}s.
  */
-@ExtendWith(ShardedStoreSubset.class)
+@StoreCharacteristics({})
 public abstract class ShardedClusterContractKit extends RedisDeploymentContractKit {
     public static final int SHARDS = 3;
 

@@ -4,15 +4,16 @@ import io.ordo.domain.QueueName;
 import io.ordo.inmemory.InMemoryTaskStoreFactory;
 import io.ordo.ports.TaskStore;
 import io.ordo.ports.VirtualClock;
-import io.ordo.tck.ShardedStoreSubset;
 import io.ordo.tck.TaskStoreCompatibilityKit;
-import org.junit.jupiter.api.extension.ExtendWith;
+import io.ordo.tck.contract.StoreCharacteristic;
+import io.ordo.tck.contract.StoreCharacteristics;
 
 /**
  * The contract a sharded queue keeps, on four in-memory shards: the kit unchanged, minus the tests that
- * rely on one queue-wide order or id space ({@link ShardedStoreSubset} names them and says why).
+ * rely on one queue-wide order or id space. Each such promise holds within a shard only, so the store
+ * declares none of the queue-wide {@link StoreCharacteristic}s.
  */
-@ExtendWith(ShardedStoreSubset.class)
+@StoreCharacteristics({})
 class ShardedTaskStoreContractTest extends TaskStoreCompatibilityKit {
     static final int SHARDS = 4;
 
