@@ -1,6 +1,6 @@
 // Ordo dashboard. Plain JavaScript, no build step: this file holds the state, the API calls, the
 // session, routing, the pages and the keys; dashboard-view.js (loaded first) the element, formatting
-// and chart helpers it draws with. Every value from the API reaches the page as text.
+// and chart functions it draws with. Every value from the API reaches the page as text.
 'use strict';
 
 (function () {
