@@ -11,6 +11,11 @@ final class InvariantViolation extends RuntimeException {
         this.invariant = invariant;
     }
 
+    /** Throws the violation of {@code invariant}, its detail formatted as {@link String#format} does. */
+    static void fail(String invariant, String format, Object... args) {
+        throw new InvariantViolation(invariant, String.format(format, args));
+    }
+
     String invariant() {
         return invariant;
     }

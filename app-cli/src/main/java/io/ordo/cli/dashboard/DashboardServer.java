@@ -84,6 +84,7 @@ public final class DashboardServer implements AutoCloseable {
     private static final String CONTENT_SECURITY_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; "
             + "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
     private static final Map<String, String> STATIC_TYPES = Map.of(
+            "dashboard-view.js", "text/javascript; charset=utf-8",
             "dashboard.js", "text/javascript; charset=utf-8",
             "dashboard.css", "text/css; charset=utf-8",
             "favicon.svg", "image/svg+xml");

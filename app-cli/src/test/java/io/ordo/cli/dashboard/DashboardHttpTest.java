@@ -89,7 +89,8 @@ class DashboardHttpTest {
 
     @Test
     void every_answer_forbids_inline_scripts_framing_and_sniffing() throws IOException {
-        for (String path : List.of("/", "/queues/http-test/dead-letters", "/static/dashboard.js", "/api/overview")) {
+        for (String path : List.of("/", "/queues/http-test/dead-letters", "/static/dashboard.js",
+                "/static/dashboard-view.js", "/api/overview")) {
             String answer = request("GET", path, "", "").toLowerCase();
             assertThat(answer).as(path).startsWith("http/1.1 200")
                     .contains("content-security-policy: default-src 'none'; script-src 'self'; style-src 'self';")
@@ -97,7 +98,8 @@ class DashboardHttpTest {
                     .doesNotContain("access-control-allow-origin");
         }
         assertThat(request("GET", "/", "", "")).doesNotContain("<script>").doesNotContain("style=")
-                .contains("<script src=\"/static/dashboard.js\" defer></script>");
+                .contains("<script src=\"/static/dashboard.js\" defer></script>")
+                .contains("<script src=\"/static/dashboard-view.js\" defer></script>\n  <script src=\"/static/dashboard.js\"");
         assertThat(request("GET", "/nothing-here", "", "")).startsWith("HTTP/1.1 404");
         assertThat(request("GET", "/api/queues/http-test/dead-letters?limit=101", "", ""))
                 .startsWith("HTTP/1.1 400").contains("limit: must be between 1 and 100");

@@ -1,0 +1,66 @@
+package io.ordo.simulation;
+
+import io.ordo.domain.ConsumerId;
+import io.ordo.domain.NewTask;
+import io.ordo.domain.Partition;
+import io.ordo.domain.TaskId;
+
+import java.util.Comparator;
+import java.util.Locale;
+
+/** One incarnation of a task id as the model expects it. */
+final class ModelTask {
+
+    enum State { WAITING, HELD, DEAD, GONE }
+
+    enum Gone { ACKED, CANCELLED, PURGED }
+
+    /** The ordering key, with the model's creation order standing in for seq. */
+    static final Comparator<ModelTask> KEY = Comparator
+            .comparingInt((ModelTask task) -> -task.priority)
+            .thenComparingLong(task -> task.dueAt)
+            .thenComparingLong(task -> task.created);
+
+    final TaskId id;
+    final Partition partition;
+    final int priority;
+    final byte[] payload;
+    /** Creation order within the queue: stands in for seq. */
+    final long created;
+    long dueAt;
+    long readyAt;
+    int attempts;
+    State state = State.WAITING;
+    ConsumerId holder;
+    long leasedAt;
+    /** The seq the store reported, once seen; -1 before. */
+    long seq = -1;
+    long deadOp;
+    long deadAt;
+    String deadReason;
+    boolean deadReasonIsPrefix;
+    Gone gone;
+    long goneAt;
+
+    ModelTask(NewTask request, long created, long now) {
+        this.id = request.id();
+        this.partition = request.partition();
+        this.priority = request.priority().value();
+        this.payload = request.payload();
+        this.created = created;
+        this.dueAt = now + request.delay().toMillis();
+        this.readyAt = dueAt;
+    }
+
+    @Override
+    public String toString() {
+        String where = switch (state) {
+            case WAITING -> "waiting";
+            case HELD -> "held by " + holder;
+            case DEAD -> "dead";
+            case GONE -> gone.name().toLowerCase(Locale.ROOT);
+        };
+        return id + "[" + partition + " p" + priority + " due=" + dueAt + " ready=" + readyAt + " attempts="
+                + attempts + " " + where + "]";
+    }
+}

@@ -1,0 +1,216 @@
+package io.ordo.simulation;
+
+import io.ordo.domain.ConsumerId;
+import io.ordo.domain.Partition;
+import io.ordo.domain.QueueSettings;
+import io.ordo.domain.TaskId;
+import io.ordo.simulation.ModelTask.Gone;
+import io.ordo.simulation.ModelTask.State;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The state the rules say the queue is in, as the checks follow it: every task incarnation, what waits
+ * in each partition in key order, turns, registrations, blocks, pause and the running totals. It checks
+ * nothing itself; the invariant families read it and move it on.
+ */
+final class QueueModel {
+
+    /** When a partition was last given a turn; equal values mean the rules leave their order open. */
+    record Turn(long op, int pick) implements Comparable<Turn> {
+        @Override
+        public int compareTo(Turn other) {
+            return op != other.op ? Long.compare(op, other.op) : Integer.compare(pick, other.pick);
+        }
+    }
+
+    QueueSettings settings = QueueSettings.DEFAULTS;
+    /** The latest incarnation of every id ever published, gone ones included. */
+    final Map<TaskId, ModelTask> tasks = new LinkedHashMap<>();
+    final Map<Partition, TreeSet<ModelTask>> waiting = new HashMap<>();
+    final Map<Partition, Turn> turns = new HashMap<>();
+    final Map<ConsumerId, Long> registered = new HashMap<>();
+    final Map<Partition, Long> blockedUntil = new HashMap<>();
+    /** The seq the store showed for each creation order seen so far. */
+    final TreeMap<Long, Long> seqByCreated = new TreeMap<>();
+    boolean paused;
+    long created;
+    long op;
+    long publishedTotal;
+    long ackedTotal;
+    long deadLetteredTotal;
+
+    void begin() {
+        op++;
+    }
+
+    /** Partitions that came into existence get a turn; emptied ones lose theirs. */
+    void end() {
+        for (Partition partition : waiting.keySet()) {
+            turns.putIfAbsent(partition, new Turn(op, 0));
+        }
+        turns.keySet().retainAll(waiting.keySet());
+    }
+
+    void toWaiting(ModelTask task) {
+        task.state = State.WAITING;
+        task.holder = null;
+        waiting.computeIfAbsent(task.partition, partition -> new TreeSet<>(ModelTask.KEY)).add(task);
+    }
+
+    void leaveWaiting(ModelTask task) {
+        if (task.state != State.WAITING) {
+            return;
+        }
+        TreeSet<ModelTask> set = waiting.get(task.partition);
+        set.remove(task);
+        if (set.isEmpty()) {
+            waiting.remove(task.partition);
+        }
+    }
+
+    void dead(ModelTask task, String reason, boolean prefix, long now) {
+        leaveWaiting(task);
+        task.state = State.DEAD;
+        task.holder = null;
+        task.deadOp = op;
+        task.deadAt = now;
+        task.deadReason = reason;
+        task.deadReasonIsPrefix = prefix;
+        deadLetteredTotal++;
+    }
+
+    void gone(ModelTask task, Gone how, long now) {
+        leaveWaiting(task);
+        task.state = State.GONE;
+        task.holder = null;
+        task.gone = how;
+        task.goneAt = now;
+    }
+
+    void redrive(ModelTask task, long now) {
+        task.attempts = 0;
+        task.dueAt = now;
+        task.readyAt = now;
+        toWaiting(task);
+    }
+
+    /** The head of a partition: regular, its lowest-key ready task; ordered, its lowest-key task if ready. */
+    ModelTask head(Partition partition, long now) {
+        TreeSet<ModelTask> set = waiting.get(partition);
+        if (set == null) {
+            return null;
+        }
+        if (partition.isOrdered()) {
+            ModelTask first = set.first();
+            return first.readyAt <= now ? first : null;
+        }
+        for (ModelTask task : set) {
+            if (task.readyAt <= now) {
+                return task;
+            }
+        }
+        return null;
+    }
+
+    boolean eligible(Partition partition, Set<Partition> locked, long now) {
+        return !paused && !blocked(partition, now) && head(partition, now) != null
+                && !(partition.isOrdered() && locked.contains(partition));
+    }
+
+    boolean blocked(Partition partition, long now) {
+        Long until = blockedUntil.get(partition);
+        return until != null && until > now;
+    }
+
+    Set<Partition> lockedPartitions() {
+        Set<Partition> locked = new HashSet<>();
+        for (ModelTask task : tasks.values()) {
+            if (task.state == State.HELD && task.partition.isOrdered()) {
+                locked.add(task.partition);
+            }
+        }
+        return locked;
+    }
+
+    ConsumerId holderOf(Partition partition) {
+        for (ModelTask task : tasks.values()) {
+            if (task.state == State.HELD && task.partition.equals(partition)) {
+                return task.holder;
+            }
+        }
+        return null;
+    }
+
+    ModelTask heldBy(TaskId id, ConsumerId consumer) {
+        ModelTask task = tasks.get(id);
+        return task != null && task.state == State.HELD && task.holder.equals(consumer) ? task : null;
+    }
+
+    List<ModelTask> heldNamed(List<TaskId> ids, ConsumerId consumer) {
+        List<ModelTask> named = new ArrayList<>();
+        for (TaskId id : ids) {
+            ModelTask task = heldBy(id, consumer);
+            if (task != null) {
+                named.add(task);
+            }
+        }
+        return named;
+    }
+
+    /**
+     * Rule 5: the tasks of an ordered partition the consumer holds, not named, with a key after the
+     * lowest named one.
+     */
+    List<ModelTask> afterLowestNamed(List<ModelTask> named, ConsumerId consumer) {
+        Map<Partition, ModelTask> lowest = new HashMap<>();
+        for (ModelTask task : named) {
+            if (task.partition.isOrdered()) {
+                lowest.merge(task.partition, task, (a, b) -> ModelTask.KEY.compare(a, b) <= 0 ? a : b);
+            }
+        }
+        List<ModelTask> batch = new ArrayList<>();
+        for (ModelTask task : held()) {
+            ModelTask first = lowest.get(task.partition);
+            if (first != null && task.holder.equals(consumer) && ModelTask.KEY.compare(task, first) > 0
+                    && !named.contains(task)) {
+                batch.add(task);
+            }
+        }
+        return batch;
+    }
+
+    List<ModelTask> held() {
+        return inState(State.HELD);
+    }
+
+    List<ModelTask> inState(State state) {
+        List<ModelTask> found = new ArrayList<>();
+        for (ModelTask task : tasks.values()) {
+            if (task.state == state) {
+                found.add(task);
+            }
+        }
+        return found;
+    }
+
+    List<Partition> sortedPartitions() {
+        List<Partition> partitions = new ArrayList<>(waiting.keySet());
+        partitions.sort(Comparator.comparing(Partition::code));
+        return partitions;
+    }
+
+    String describeId(TaskId id) {
+        ModelTask task = tasks.get(id);
+        return task == null ? "never published" : task.toString();
+    }
+}
