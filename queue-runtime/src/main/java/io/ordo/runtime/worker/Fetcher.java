@@ -7,7 +7,7 @@ import io.ordo.ports.AckOutcome;
 import io.ordo.ports.AckedAndTaken;
 import io.ordo.ports.Clock;
 import io.ordo.ports.StoreClosedException;
-import io.ordo.ports.TaskStore;
+import io.ordo.ports.TaskConsuming;
 import io.ordo.ports.Ticker;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,7 +51,7 @@ final class Fetcher {
         void died(Error error);
     }
 
-    private final TaskStore store;
+    private final TaskConsuming store;
     private final QueueName queue;
     private final Clock clock;
     private final Ticker ticker;
@@ -68,7 +68,7 @@ final class Fetcher {
      * @param incarnation the consumer name to fetch under now
      * @param backoff     the pause after so many failed fetches in a row
      */
-    Fetcher(TaskStore store, Clock clock, Ticker ticker, FetchSlots slots, Supplier<Incarnation> incarnation,
+    Fetcher(TaskConsuming store, Clock clock, Ticker ticker, FetchSlots slots, Supplier<Incarnation> incarnation,
             BackendStatus backend, WorkerListener listener, Pause pause, IntFunction<Duration> backoff, Deliveries deliveries) {
         this.store = store;
         this.queue = store.queue();

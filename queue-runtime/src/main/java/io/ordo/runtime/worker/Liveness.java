@@ -7,7 +7,8 @@ import io.ordo.domain.Text;
 import io.ordo.ports.Clock;
 import io.ordo.ports.ReclaimReport;
 import io.ordo.ports.StoreClosedException;
-import io.ordo.ports.TaskStore;
+import io.ordo.ports.QueueMaintenance;
+import io.ordo.ports.TaskConsuming;
 import org.slf4j.Logger;
 
 import java.time.Duration;
@@ -25,7 +26,8 @@ final class Liveness {
     /** The shortest TTL a heartbeat can set: at shutdown the consumer stops counting as live at once. */
     private static final Duration EXPIRE_AT_ONCE = Duration.ofMillis(1);
 
-    private final TaskStore store;
+    private final TaskConsuming store;
+    private final QueueMaintenance maintenance;
     private final QueueName queue;
     private final Logger log;
     private final WorkerOptions options;
@@ -42,9 +44,10 @@ final class Liveness {
     private PeriodicJob reaper;
 
     /** @param options the consumer name and the heartbeat and reaper intervals, if set */
-    Liveness(TaskStore store, Logger log, WorkerOptions options, Clock clock, Scheduler scheduler,
+    Liveness(TaskConsuming store, QueueMaintenance maintenance, Logger log, WorkerOptions options, Clock clock, Scheduler scheduler,
              BackendStatus backend, StoreClosedAlarm storeClosed) {
         this.store = store;
+        this.maintenance = maintenance;
         this.queue = store.queue();
         this.log = log;
         this.options = options;
@@ -133,7 +136,7 @@ final class Liveness {
 
     private void reap() {
         try {
-            ReclaimReport report = store.reclaim();
+            ReclaimReport report = maintenance.reclaim();
             backend.succeeded();
             if (report.returned() > 0 || report.deadLettered() > 0) {
                 log.info("queue {}: reclaimed {} task(s) ({} now dead letters) from dead consumers {} and {} timed out",

@@ -12,7 +12,8 @@ import io.ordo.ports.Rejection;
 import io.ordo.ports.ReleaseOutcome;
 import io.ordo.ports.StoreClosedException;
 import io.ordo.ports.TaskSnapshot;
-import io.ordo.ports.TaskStore;
+import io.ordo.ports.TaskConsuming;
+import io.ordo.ports.TaskInspection;
 import org.slf4j.Logger;
 
 import java.time.Duration;
@@ -35,7 +36,9 @@ import java.util.function.Supplier;
  * under a retired consumer name, for the reaper to return (docs/decisions/worker-backend-outage.md).
  */
 final class Settler {
-    private final TaskStore store;
+    private final TaskConsuming store;
+    /** Asked whether a task is gone, when an ack's answer was lost. */
+    private final TaskInspection tasks;
     private final QueueName queue;
     private final Logger log;
     private final HeldTasks held;
@@ -57,10 +60,11 @@ final class Settler {
      * @param fetchingAs the consumer name the worker fetches under now: only its tasks' acks ride on fetches
      * @param ackGroup   the most acks per grouped call; 0: acks are not grouped
      */
-    Settler(TaskStore store, Logger log, HeldTasks held, WorkerListener listener, BackendStatus backend, Pause pause,
+    Settler(TaskConsuming store, TaskInspection tasks, Logger log, HeldTasks held, WorkerListener listener, BackendStatus backend, Pause pause,
             IntFunction<Duration> backoff, StoreClosedAlarm storeClosed, FetchSlots slots, boolean ackOnFetch,
             Supplier<Incarnation> fetchingAs, int ackGroup) {
         this.store = store;
+        this.tasks = tasks;
         this.queue = store.queue();
         this.log = log;
         this.held = held;
@@ -161,7 +165,7 @@ final class Settler {
      * answer was lost; then the task is gone. (If it was reclaimed instead, it is still there.)
      */
     private boolean ackedBeforeItsAnswerWasLost(Lease lease) {
-        Optional<TaskSnapshot> now = call(() -> store.get(lease.id()));
+        Optional<TaskSnapshot> now = call(() -> tasks.get(lease.id()));
         return now != null && now.isEmpty();
     }
 

@@ -109,9 +109,9 @@ public final class Worker<T> implements AutoCloseable {
         held = new HeldTasks(slots::wake, ticker);
         StoreClosedAlarm storeClosed = new StoreClosedAlarm(log, queue, this::consumer,
                 () -> threads("stop-on-closed-store").newThread(this::stop).start());
-        liveness = new Liveness(store, log, options, clock, scheduler, backend, storeClosed);
+        liveness = new Liveness(store, store, log, options, clock, scheduler, backend, storeClosed);
         IntFunction<Duration> outageBackoff = new Backoff(options.outageBackoff(), builder.random);
-        settler = new Settler(store, log, held, listeners, backend, settlePause, outageBackoff, storeClosed, slots,
+        settler = new Settler(store, store, log, held, listeners, backend, settlePause, outageBackoff, storeClosed, slots,
                 options.ackOnFetch(), liveness::current, options.groupAcks() ? WorkerOptions.ACKS_PER_CALL : 0);
         handlers = new HandlerThreads(options.concurrency(), threads("handler"));
         timeouts = new TimeoutWatch(queue, log, clock, scheduler, held, settler, listeners, handlers,
