@@ -44,8 +44,8 @@ final class Liveness {
     private PeriodicJob reaper;
 
     /** @param options the consumer name and the heartbeat and reaper intervals, if set */
-    Liveness(TaskConsuming store, QueueMaintenance maintenance, Logger log, WorkerOptions options, Clock clock, Scheduler scheduler,
-             BackendStatus backend, StoreClosedAlarm storeClosed) {
+    Liveness(TaskConsuming store, QueueMaintenance maintenance, Logger log, WorkerOptions options, Clock clock,
+             Scheduler scheduler, BackendStatus backend, StoreClosedAlarm storeClosed) {
         this.store = store;
         this.maintenance = maintenance;
         this.queue = store.queue();

@@ -60,9 +60,9 @@ final class Settler {
      * @param fetchingAs the consumer name the worker fetches under now: only its tasks' acks ride on fetches
      * @param ackGroup   the most acks per grouped call; 0: acks are not grouped
      */
-    Settler(TaskConsuming store, TaskInspection tasks, Logger log, HeldTasks held, WorkerListener listener, BackendStatus backend, Pause pause,
-            IntFunction<Duration> backoff, StoreClosedAlarm storeClosed, FetchSlots slots, boolean ackOnFetch,
-            Supplier<Incarnation> fetchingAs, int ackGroup) {
+    Settler(TaskConsuming store, TaskInspection tasks, Logger log, HeldTasks held, WorkerListener listener,
+            BackendStatus backend, Pause pause, IntFunction<Duration> backoff, StoreClosedAlarm storeClosed,
+            FetchSlots slots, boolean ackOnFetch, Supplier<Incarnation> fetchingAs, int ackGroup) {
         this.store = store;
         this.tasks = tasks;
         this.queue = store.queue();
