@@ -126,7 +126,10 @@ public final class Worker<T> implements AutoCloseable {
                 outageBackoff, dispatcher);
     }
 
-    /** A worker for the queue of {@code store}, decoding payloads as {@code type} and handing them to {@code handler}. */
+    /**
+     * A worker for the queue of {@code store}, decoding payloads as {@code type} and handing them to
+     * {@code handler}. A worker consumes, reaps and looks tasks up: three roles every store provides.
+     */
     public static <T> Builder<T> builder(TaskStore store, Class<T> type, TaskHandler<? super T> handler) {
         return new Builder<>(store, type, handler);
     }
