@@ -2,6 +2,7 @@ package io.ordo.cli;
 
 import io.ordo.domain.TaskId;
 import io.ordo.ports.CancelOutcome;
+import io.ordo.ports.QueueAdmin;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -26,7 +27,7 @@ final class CancelCommand extends QueueCommand {
     @Override
     public Integer call() {
         List<TaskId> taskIds = ids.stream().map(TaskId::of).toList();
-        Map<TaskId, CancelOutcome> outcomes = onStore(store -> store.cancel(taskIds));
+        Map<TaskId, CancelOutcome> outcomes = onStore((QueueAdmin store) -> store.cancel(taskIds));
         outcomes.forEach((id, outcome) -> out().printf("%-9s  %s%n", Labels.of(outcome), TerminalText.escape(id)));
         long cancelled = outcomes.values().stream().filter(CancelOutcome.CANCELLED::equals).count();
         out().printf("cancelled %d of %d in queue %s%n", cancelled, outcomes.size(), queueName());

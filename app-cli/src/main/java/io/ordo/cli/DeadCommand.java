@@ -4,7 +4,7 @@ import io.ordo.domain.DeadLetter;
 import io.ordo.domain.TaskId;
 import io.ordo.ports.DeadLetterPage;
 import io.ordo.ports.RedriveOutcome;
-import io.ordo.ports.TaskStore;
+import io.ordo.ports.DeadLetterAdmin;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -74,7 +74,7 @@ final class DeadCommand implements Callable<Integer> {
 
         @Override
         public Integer call() {
-            DeadLetterPage page = onStore(store -> store.deadLetters(offset, limit));
+            DeadLetterPage page = onStore((DeadLetterAdmin store) -> store.deadLetters(offset, limit));
             for (DeadLetter letter : page.items()) {
                 out().printf("%s  %s  attempts %d  died %s  %s%n", TerminalText.escape(letter.id()),
                         TerminalText.escape(letter.task().partition()), letter.attempts(),
@@ -94,11 +94,11 @@ final class DeadCommand implements Callable<Integer> {
         @Override
         public Integer call() {
             if (selection.all) {
-                long count = onStore(TaskStore::redriveAll);
+                long count = onStore(DeadLetterAdmin::redriveAll);
                 out().printf("redrove %d dead letters of queue %s%n", count, queueName());
                 return done();
             }
-            Map<TaskId, RedriveOutcome> outcomes = onStore(store -> store.redrive(selection.taskIds()));
+            Map<TaskId, RedriveOutcome> outcomes = onStore((DeadLetterAdmin store) -> store.redrive(selection.taskIds()));
             outcomes.forEach((id, outcome) -> out().printf("%-8s  %s%n", Labels.of(outcome), TerminalText.escape(id)));
             long redriven = outcomes.values().stream().filter(RedriveOutcome.REDRIVEN::equals).count();
             out().printf("redrove %d of %d in queue %s%n", redriven, outcomes.size(), queueName());
@@ -113,7 +113,7 @@ final class DeadCommand implements Callable<Integer> {
     static final class Purge extends OnSelected {
         @Override
         public Integer call() {
-            long count = onStore(store -> selection.all ? store.purgeAllDeadLetters()
+            long count = onStore((DeadLetterAdmin store) -> selection.all ? store.purgeAllDeadLetters()
                     : store.purgeDeadLetters(selection.taskIds()));
             out().printf("purged %d dead letters of queue %s%n", count, queueName());
             return done();

@@ -2,6 +2,7 @@ package io.ordo.cli;
 
 import io.ordo.domain.Task;
 import io.ordo.domain.TaskId;
+import io.ordo.ports.TaskInspection;
 import io.ordo.ports.TaskSnapshot;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -32,7 +33,7 @@ final class GetCommand extends QueueCommand {
         TaskId taskId = TaskId.of(id);
         Optional<TaskSnapshot> found;
         try {
-            found = onExistingStore(store -> store.get(taskId), Optional::isEmpty);
+            found = onExistingStore((TaskInspection store) -> store.get(taskId), Optional::isEmpty);
         } catch (QueueNotFound absent) {
             return queueNotFound();
         }

@@ -14,7 +14,7 @@ import io.ordo.ports.Clock;
 import io.ordo.ports.PublishOutcome;
 import io.ordo.ports.PublishReceipt;
 import io.ordo.ports.QueueCapacityException;
-import io.ordo.ports.TaskStore;
+import io.ordo.ports.TaskPublishing;
 import io.ordo.ports.TaskStoreFactory;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -120,7 +120,7 @@ final class PublishCommand implements Callable<Integer> {
         Partition target = Partitions.fromOptions(partition, ordered);
         task(target, new byte[0]).build(); // --priority and --delay are checked before the backend is opened
         try (TaskStoreFactory stores = backend.openWithinTimeout(Clock.system())) {
-            TaskStore store = stores.forQueue(queueName);
+            TaskPublishing store = stores.forQueue(queueName);
             QueueSettings settings = store.settings(); // the limits, read before any write
             Tally tally = input.payload != null
                     ? publishOne(store, settings, target)
@@ -133,7 +133,7 @@ final class PublishCommand implements Callable<Integer> {
         return ExitCodes.OK;
     }
 
-    private Tally publishOne(TaskStore store, QueueSettings settings, Partition target) {
+    private Tally publishOne(TaskPublishing store, QueueSettings settings, Partition target) {
         byte[] payload = input.payload.getBytes(UTF_8);
         checkPayload(payload, "payload", settings);
         NewTask.Builder task = task(target, payload);
@@ -162,7 +162,7 @@ final class PublishCommand implements Callable<Integer> {
      * Stdin and other pipes cannot be read twice: each batch is checked before it is written, and a bad
      * line after the first write is reported with the lines that were published.
      */
-    private Tally publishFile(TaskStore store, QueueSettings settings, Partition target) {
+    private Tally publishFile(TaskPublishing store, QueueSettings settings, Partition target) {
         boolean stdin = input.file.toString().equals("-");
         String source = stdin ? "stdin" : input.file.toString();
         // a pipe given by name (--file <(producer), /dev/stdin) can be read once only: read it as stdin is
@@ -214,7 +214,7 @@ final class PublishCommand implements Callable<Integer> {
 
     /** Lines gathered into atomic batches, each published whole; what was published is known exactly. */
     private final class Batches {
-        final TaskStore store;
+        final TaskPublishing store;
         final String source;
         final Partition target;
         /** Read once, as it arrives: a batch also goes out when nothing more is at hand. */
@@ -227,7 +227,7 @@ final class PublishCommand implements Callable<Integer> {
         int firstLine;
         int lastPublishedLine;
 
-        Batches(TaskStore store, String source, Partition target, boolean streaming) {
+        Batches(TaskPublishing store, String source, Partition target, boolean streaming) {
             this.store = store;
             this.source = source;
             this.target = target;

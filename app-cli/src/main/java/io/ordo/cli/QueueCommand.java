@@ -35,8 +35,11 @@ abstract class QueueCommand implements Callable<Integer> {
         return QueueName.of(queue);
     }
 
-    /** Runs the call on the queue's store, which is closed before the answer is printed. */
-    <R> R onStore(Function<TaskStore, R> call) {
+    /**
+     * Runs the call on the queue's store, which is closed before the answer is printed. A command's call
+     * names the role it uses as its parameter's type ({@code (QueueAdmin store) -> store.pause()}).
+     */
+    <R> R onStore(Function<? super TaskStore, R> call) {
         try (TaskStoreFactory stores = backend.openWithinTimeout(Clock.system())) {
             return call.apply(stores.forQueue(queueName()));
         }
@@ -47,7 +50,7 @@ abstract class QueueCommand implements Callable<Integer> {
      * was published to it, it was paused, configured or has a consumer. Its counters tell in one read;
      * only a queue that looks empty is looked up among the backend's queues (a SCAN on Redis).
      */
-    <R> R onExistingStore(Function<TaskStore, R> call, java.util.function.Predicate<R> looksAbsent) {
+    <R> R onExistingStore(Function<? super TaskStore, R> call, java.util.function.Predicate<R> looksAbsent) {
         try (TaskStoreFactory stores = backend.openWithinTimeout(Clock.system())) {
             TaskStore store = stores.forQueue(queueName());
             R answer = call.apply(store);

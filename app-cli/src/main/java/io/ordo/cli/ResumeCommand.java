@@ -1,5 +1,6 @@
 package io.ordo.cli;
 
+import io.ordo.ports.QueueAdmin;
 import picocli.CommandLine.Command;
 
 /**
@@ -15,7 +16,7 @@ import picocli.CommandLine.Command;
 final class ResumeCommand extends QueueCommand {
     @Override
     public Integer call() {
-        onStore(store -> {
+        onStore((QueueAdmin store) -> {
             store.resume();
             return null;
         });

@@ -1,6 +1,7 @@
 package io.ordo.cli;
 
 import io.ordo.domain.QueueSettings;
+import io.ordo.ports.QueueAdmin;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -42,7 +43,7 @@ final class SettingsCommand extends QueueCommand {
 
     @Override
     public Integer call() {
-        QueueSettings settings = onStore(store -> {
+        QueueSettings settings = onStore((QueueAdmin store) -> {
             QueueSettings current = store.settings();
             if (!changesAnything()) {
                 return current;

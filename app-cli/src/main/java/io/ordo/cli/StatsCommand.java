@@ -1,7 +1,7 @@
 package io.ordo.cli;
 
 import io.ordo.ports.QueueStats;
-import io.ordo.ports.TaskStore;
+import io.ordo.ports.TaskInspection;
 import picocli.CommandLine.Command;
 
 import java.io.PrintWriter;
@@ -21,7 +21,7 @@ final class StatsCommand extends QueueCommand {
     public Integer call() {
         QueueStats stats;
         try {
-            stats = onExistingStore(TaskStore::stats, answer -> true);
+            stats = onExistingStore(TaskInspection::stats, answer -> true);
         } catch (QueueNotFound absent) {
             return queueNotFound();
         }

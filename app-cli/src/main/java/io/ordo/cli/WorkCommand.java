@@ -18,7 +18,9 @@ import io.ordo.domain.PublishRules;
 import io.ordo.domain.QueueName;
 import io.ordo.domain.RetryPolicy;
 import io.ordo.ports.Clock;
+import io.ordo.ports.QueueBound;
 import io.ordo.ports.QueueStats;
+import io.ordo.ports.TaskInspection;
 import io.ordo.ports.TaskStore;
 import io.ordo.ports.TaskStoreFactory;
 import io.ordo.runtime.Publication;
@@ -320,7 +322,7 @@ final class WorkCommand implements Callable<Integer> {
         err.flush();
     }
 
-    private void stopWhenEmpty(TaskStore store, Worker<?> worker) {
+    private void stopWhenEmpty(TaskInspection store, Worker<?> worker) {
         while (worker.state() == Worker.State.RUNNING) {
             try {
                 QueueStats stats = store.stats();
@@ -362,7 +364,7 @@ final class WorkCommand implements Callable<Integer> {
      * probes it is run by hand, and a backend that does not answer is most likely a typo: it fails at once.
      * False when a signal stopped the wait.
      */
-    private boolean awaitBackend(TaskStore store, Deadline deadline, Run run) {
+    private boolean awaitBackend(QueueBound store, Deadline deadline, Run run) {
         long pause = 100;
         boolean said = false;
         while (!run.stopRequested) {

@@ -13,6 +13,11 @@ import io.ordo.ports.AckOutcome;
 import io.ordo.ports.Clock;
 import io.ordo.ports.TaskStore;
 import io.ordo.ports.TaskStoreFactory;
+import io.ordo.runtime.Publisher;
+import io.ordo.runtime.codec.JacksonPayloadCodec;
+import io.ordo.runtime.worker.Outcome;
+import io.ordo.runtime.worker.Worker;
+import io.ordo.runtime.worker.WorkerOptions;
 import io.ordo.testing.ProjectFiles;
 import org.junit.jupiter.api.Test;
 
@@ -24,14 +29,53 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The README's example compiles and does what it says, and the README shows exactly this code. */
+/** The README's examples compile and do what they say, and the README shows exactly this code. */
 class ReadmeExampleTest {
+    private static final String WORKER_BEGIN = "// README worker example: begin";
+    private static final String WORKER_END = "// README worker example: end";
     private static final String BEGIN = "// README example: begin";
     private static final String END = "// README example: end";
+
+    @Test
+    void the_worker_example_publishes_typed_payloads_and_handles_them_in_order() {
+        String printed = capturingStandardOut(() -> {
+            // README worker example: begin
+            record Deposit(String account, long cents) {
+            }
+
+            Injector injector = Guice.createInjector(new InMemoryQueueModule(Clock.system()));
+            try (TaskStoreFactory stores = injector.getInstance(TaskStoreFactory.class)) {
+                TaskStore orders = stores.forQueue(QueueName.of("orders"));
+
+                // An ordered partition: its tasks are handled one at a time, in publish order.
+                Publisher<Deposit> deposits = new Publisher<>(orders, new JacksonPayloadCodec());
+                Partition account = Partition.ordered("account-42");
+                deposits.publish(account, new Deposit("account-42", 100));
+                deposits.publish(account, new Deposit("account-42", 50));
+
+                CountDownLatch handled = new CountDownLatch(2);
+                try (Worker<Deposit> worker = Worker.builder(orders, Deposit.class, (deposit, context) -> {
+                            System.out.println(deposit.account() + " +" + deposit.cents());
+                            handled.countDown();
+                            return Outcome.success(); // throwing instead: retried later with backoff
+                        })
+                        .options(WorkerOptions.builder().concurrency(4).build())
+                        .build()) {
+                    worker.start();
+                    handled.await(10, TimeUnit.SECONDS);
+                } // close() stops gracefully: running handlers finish, the rest goes back
+            }
+            // README worker example: end
+        });
+
+        assertThat(printed.lines()).containsExactly("account-42 +100", "account-42 +50");
+    }
 
     @Test
     void the_example_publishes_consumes_in_order_and_acks() {
@@ -67,11 +111,14 @@ class ReadmeExampleTest {
     @Test
     void the_readme_shows_the_example_as_tested() throws IOException {
         Path root = ProjectFiles.projectRoot();
-        List<String> tested = between(BEGIN, END,
-                Files.readAllLines(root.resolve("app-cli/src/test/java/io/ordo/examples/ReadmeExampleTest.java")));
-        List<String> readme = between("```java", "```", Files.readAllLines(root.resolve("README.md")));
+        List<String> test = Files.readAllLines(root.resolve("app-cli/src/test/java/io/ordo/examples/ReadmeExampleTest.java"));
+        List<String> readme = Files.readAllLines(root.resolve("README.md"));
+        List<String> tested = between(BEGIN, END, test);
+        List<String> afterWorkerBlock = readme.subList(readme.indexOf("```java") + 1, readme.size());
 
-        assertThat(readme).as("the first java block of README.md").isEqualTo(tested);
+        assertThat(between(WORKER_BEGIN, WORKER_END, test)).as("the first java block of README.md")
+                .isEqualTo(between("```java", "```", readme));
+        assertThat(between("```java", "```", afterWorkerBlock)).as("the second java block of README.md").isEqualTo(tested);
     }
 
     /** The trimmed, non-blank lines after the first line that is {@code begin} and before the next {@code end}. */
@@ -84,12 +131,20 @@ class ReadmeExampleTest {
         return trimmed.subList(from, from + length).stream().filter(line -> !line.isEmpty()).toList();
     }
 
-    private static String capturingStandardOut(Runnable code) {
+    /** Example code, which may throw what the README's code would let its caller handle. */
+    @FunctionalInterface
+    private interface Example {
+        void run() throws Exception;
+    }
+
+    private static String capturingStandardOut(Example code) {
         PrintStream original = System.out;
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         System.setOut(new PrintStream(captured, true, UTF_8));
         try {
             code.run();
+        } catch (Exception e) {
+            throw new AssertionError("the example threw", e);
         } finally {
             System.setOut(original);
         }

@@ -6,7 +6,7 @@ import io.ordo.domain.Partition;
 import io.ordo.domain.Validate;
 import io.ordo.ports.PayloadCodec;
 import io.ordo.ports.PublishReceipt;
-import io.ordo.ports.TaskStore;
+import io.ordo.ports.TaskPublishing;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -26,10 +26,10 @@ import java.util.List;
  * @param <T> the payload type this publisher sends
  */
 public final class Publisher<T> {
-    private final TaskStore store;
+    private final TaskPublishing store;
     private final PayloadCodec codec;
 
-    public Publisher(TaskStore store, PayloadCodec codec) {
+    public Publisher(TaskPublishing store, PayloadCodec codec) {
         this.store = Validate.notNull("store", store);
         this.codec = Validate.notNull("codec", codec);
     }

@@ -20,6 +20,7 @@ import io.ordo.ports.PartitionLock;
 import io.ordo.ports.QueueInspection;
 import io.ordo.ports.QueueStats;
 import io.ordo.ports.RedriveOutcome;
+import io.ordo.ports.TaskInspection;
 import io.ordo.ports.TaskSnapshot;
 import io.ordo.ports.TaskStore;
 import io.ordo.ports.TaskStoreFactory;
@@ -168,7 +169,7 @@ final class DashboardApi {
     }
 
     private ObjectNode queue(QueueName queue, int limit) {
-        TaskStore store = stores.forQueue(queue);
+        TaskInspection store = stores.forQueue(queue);
         ObjectNode root = common().put("name", queue.value());
         QueueStats stats = statistics.stats(queue, store::stats).orElseThrow(this::overBudgetFailure);
         requireExisting(queue, stats);

@@ -4,7 +4,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.ordo.ports.QueueStats;
-import io.ordo.ports.TaskStore;
+import io.ordo.ports.TaskInspection;
 import io.ordo.runtime.worker.Scheduler;
 import io.ordo.runtime.worker.Worker;
 import io.ordo.runtime.worker.WorkerListener;
@@ -20,14 +20,14 @@ import java.util.function.ToDoubleFunction;
 public final class QueueGauges implements WorkerListener {
     public static final Duration DEFAULT_REFRESH_INTERVAL = Duration.ofSeconds(5);
 
-    private final TaskStore store;
+    private final TaskInspection store;
     private final Scheduler scheduler;
     private final Duration interval;
     private volatile QueueStats latest;
     private Scheduler.Cancellable next;
     private boolean running;
 
-    public QueueGauges(MeterRegistry registry, TaskStore store, Scheduler scheduler, Duration interval) {
+    public QueueGauges(MeterRegistry registry, TaskInspection store, Scheduler scheduler, Duration interval) {
         this.store = store;
         this.scheduler = scheduler;
         this.interval = interval;

@@ -1,5 +1,7 @@
 package io.ordo.runtime.worker;
 
+import io.ordo.ports.Ticker;
+
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -61,7 +63,8 @@ final class FetchSlots {
     /** The longest a finished task's ack waits for a batch to gather. */
     static final Duration ACK_DELAY = Duration.ofMillis(20);
     private final long ackDelayNanos;
-    /** When the oldest pending ack arrived (System.nanoTime), if any is pending. */
+    private final Ticker ticker;
+    /** When the oldest pending ack arrived (on the ticker), if any is pending. */
     private long oldestPendingSince;
     /** The last fetch got all it asked for: more is waiting, so a fetch need not go for a slot or two. */
     private boolean backlog;
@@ -72,12 +75,19 @@ final class FetchSlots {
     private Object prober;
     private int sleepers;
 
-    FetchSlots(int prefetch, int loops, int acksPerCall, Duration fetchWait, IntSupplier heldTasks) {
-        this(prefetch, loops, acksPerCall, fetchWait, heldTasks, ACK_DELAY);
+    /** @param ticker what the waits of acks and of a suspect about to run alone are measured on */
+    FetchSlots(int prefetch, int loops, int acksPerCall, Duration fetchWait, IntSupplier heldTasks, Ticker ticker) {
+        this(prefetch, loops, acksPerCall, fetchWait, heldTasks, ACK_DELAY, ticker);
     }
 
     /** @param ackDelay the longest a finished task's ack waits for a batch to gather */
     FetchSlots(int prefetch, int loops, int acksPerCall, Duration fetchWait, IntSupplier heldTasks, Duration ackDelay) {
+        this(prefetch, loops, acksPerCall, fetchWait, heldTasks, ackDelay, Ticker.system());
+    }
+
+    private FetchSlots(int prefetch, int loops, int acksPerCall, Duration fetchWait, IntSupplier heldTasks,
+                       Duration ackDelay, Ticker ticker) {
+        this.ticker = ticker;
         this.ackDelayNanos = ackDelay.toNanos();
         this.prefetch = prefetch;
         this.loops = loops;
@@ -118,7 +128,7 @@ final class FetchSlots {
             sleepers++;
             try {
                 long ackDue = pending.isEmpty() ? 100
-                        : Math.max(1, (oldestPendingSince + ackDelayNanos - System.nanoTime()) / 1_000_000 + 1);
+                        : Math.max(1, (oldestPendingSince + ackDelayNanos - ticker.nanos()) / 1_000_000 + 1);
                 wait(Math.min(100, ackDue));
             } finally {
                 sleepers--;
@@ -175,7 +185,7 @@ final class FetchSlots {
             return false;
         }
         if (pending.isEmpty()) {
-            oldestPendingSince = System.nanoTime();
+            oldestPendingSince = ticker.nanos();
         }
         pending.add(ack);
         wakeIfALoopMayGo();
@@ -200,9 +210,9 @@ final class FetchSlots {
     synchronized List<AckGroups.PendingAck> beginAlone(Duration longest) throws InterruptedException {
         alone++;
         away++;
-        long deadline = System.nanoTime() + longest.toNanos();
-        while (reserved > 0 && !stopping && System.nanoTime() < deadline) {
-            wait(Math.max(1, Math.min(100, (deadline - System.nanoTime()) / 1_000_000)));
+        long deadline = ticker.nanos() + longest.toNanos();
+        while (reserved > 0 && !stopping && ticker.nanos() < deadline) {
+            wait(Math.max(1, Math.min(100, (deadline - ticker.nanos()) / 1_000_000)));
         }
         return drain();
     }
@@ -252,7 +262,7 @@ final class FetchSlots {
         if (acks.isEmpty()) {
             return false;
         }
-        if (System.nanoTime() - oldestPendingSince >= ackDelayNanos) {
+        if (ticker.nanos() - oldestPendingSince >= ackDelayNanos) {
             return true;
         }
         if (promptFetchesOut > 0) {

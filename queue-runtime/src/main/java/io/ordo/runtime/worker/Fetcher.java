@@ -7,7 +7,8 @@ import io.ordo.ports.AckOutcome;
 import io.ordo.ports.AckedAndTaken;
 import io.ordo.ports.Clock;
 import io.ordo.ports.StoreClosedException;
-import io.ordo.ports.TaskStore;
+import io.ordo.ports.TaskConsuming;
+import io.ordo.ports.Ticker;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,14 +23,14 @@ import java.util.function.Supplier;
 /**
  * The worker's fetch loops (docs/decisions/worker-ack-on-fetch.md): each takes a {@link FetchSlots.Plan},
  * makes the one store call it describes (a consume, or an ack-and-consume carrying the acks of
- * finished tasks), settles the acks from the answer and hands the tasks to the worker. A failed call
+ * finished tasks), settles the acks from the answer and hands the tasks over to be run. A failed call
  * retires its consumer name (it may have leased tasks whose answer never arrived), and one loop
  * backs off and retries while the others hold still (docs/decisions/worker-backend-outage.md).
  */
 final class Fetcher {
     private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
 
-    /** What the fetch loops need from the worker. */
+    /** Where the fetch loops hand over what they bring: the tasks, and the answers to the acks they carry. */
     interface Deliveries {
         /** Settles acks a fetch carried with the answers it brought. */
         void acked(List<AckGroups.PendingAck> acks, Map<TaskId, AckOutcome> answers);
@@ -50,9 +51,10 @@ final class Fetcher {
         void died(Error error);
     }
 
-    private final TaskStore store;
+    private final TaskConsuming store;
     private final QueueName queue;
     private final Clock clock;
+    private final Ticker ticker;
     private final FetchSlots slots;
     private final Supplier<Incarnation> incarnation;
     private final BackendStatus backend;
@@ -66,11 +68,12 @@ final class Fetcher {
      * @param incarnation the consumer name to fetch under now
      * @param backoff     the pause after so many failed fetches in a row
      */
-    Fetcher(TaskStore store, Clock clock, FetchSlots slots, Supplier<Incarnation> incarnation, BackendStatus backend,
-            WorkerListener listener, Pause pause, IntFunction<Duration> backoff, Deliveries deliveries) {
+    Fetcher(TaskConsuming store, Clock clock, Ticker ticker, FetchSlots slots, Supplier<Incarnation> incarnation,
+            BackendStatus backend, WorkerListener listener, Pause pause, IntFunction<Duration> backoff, Deliveries deliveries) {
         this.store = store;
         this.queue = store.queue();
         this.clock = clock;
+        this.ticker = ticker;
         this.slots = slots;
         this.incarnation = incarnation;
         this.backend = backend;
@@ -90,9 +93,9 @@ final class Fetcher {
 
     /** Waits up to {@code millis} in all for the loops to end. */
     void join(long millis) throws InterruptedException {
-        long deadline = System.nanoTime() + millis * 1_000_000;
+        long deadline = ticker.nanos() + millis * 1_000_000;
         for (Thread thread : threads) {
-            thread.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+            thread.join(Math.max(1, (deadline - ticker.nanos()) / 1_000_000));
         }
     }
 
@@ -126,7 +129,7 @@ final class Fetcher {
     private int fetch(Object me, FetchSlots.Plan plan, int failures) throws InterruptedException {
         Incarnation name = plan.incarnation();
         long startedAt = clock.millis();
-        long startNanos = System.nanoTime();
+        long startNanos = ticker.nanos();
         List<Lease> leases;
         Map<TaskId, AckOutcome> answers = Map.of();
         try {
@@ -156,7 +159,7 @@ final class Fetcher {
         slots.succeeded(me);
         name.renewed(startedAt);
         backend.succeeded();
-        listener.fetched(leases.size(), Duration.ofNanos(System.nanoTime() - startNanos));
+        listener.fetched(leases.size(), Duration.ofNanos(ticker.nanos() - startNanos));
         if (!plan.acks().isEmpty()) {
             deliveries.acked(plan.acks(), answers); // first, so the tasks taken never push the held ones past the prefetch
         }

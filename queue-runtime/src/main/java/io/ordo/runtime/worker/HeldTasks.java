@@ -1,6 +1,7 @@
 package io.ordo.runtime.worker;
 
 import io.ordo.domain.TaskId;
+import io.ordo.ports.Ticker;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,12 +15,17 @@ final class HeldTasks {
     private final Map<TaskId, HeldTask> tasks = new ConcurrentHashMap<>();
     private final Object room = new Object();
     private final Runnable roomOpened;
+    private final Ticker ticker;
     /** Threads in {@link #awaitAtMost}: only they need waking when a task goes. */
     private volatile int waiters;
 
-    /** @param roomOpened told whenever a task leaves */
-    HeldTasks(Runnable roomOpened) {
+    /**
+     * @param roomOpened told whenever a task leaves
+     * @param ticker     what {@link #awaitAtMost} measures its timeout on
+     */
+    HeldTasks(Runnable roomOpened, Ticker ticker) {
         this.roomOpened = roomOpened;
+        this.ticker = ticker;
     }
 
     /**
@@ -70,12 +76,12 @@ final class HeldTasks {
      * passes; whether at most {@code count} are held.
      */
     boolean awaitAtMost(int count, Duration timeout, BooleanSupplier stop) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long deadline = ticker.nanos() + timeout.toNanos();
         synchronized (room) {
             waiters++;
             try {
-                while (tasks.size() > count && !stop.getAsBoolean() && System.nanoTime() < deadline) {
-                    room.wait(Math.max(1, Math.min(100, (deadline - System.nanoTime()) / 1_000_000)));
+                while (tasks.size() > count && !stop.getAsBoolean() && ticker.nanos() < deadline) {
+                    room.wait(Math.max(1, Math.min(100, (deadline - ticker.nanos()) / 1_000_000)));
                 }
             } finally {
                 waiters--;

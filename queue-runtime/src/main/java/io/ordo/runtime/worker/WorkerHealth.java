@@ -4,13 +4,13 @@ package io.ordo.runtime.worker;
  * A worker's health for probes. {@code live}: the worker runs (also while the backend is down:
  * restarting would not help). {@code ready}: it runs and the backend answers.
  */
-public record WorkerHealth(Worker.State state, boolean backendReachable, int heldTasks) {
+public record WorkerHealth(WorkerState state, boolean backendReachable, int heldTasks) {
     public boolean live() {
-        return state != Worker.State.STOPPED && state != Worker.State.FAILED;
+        return state != WorkerState.STOPPED && state != WorkerState.FAILED;
     }
 
     public boolean ready() {
-        return state == Worker.State.RUNNING && backendReachable;
+        return state == WorkerState.RUNNING && backendReachable;
     }
 
     /** One line for a probe's body. */

@@ -1,0 +1,172 @@
+package io.ordo.runtime.worker;
+
+import io.ordo.domain.Lease;
+import io.ordo.domain.QueueName;
+import io.ordo.domain.Text;
+import io.ordo.ports.Clock;
+import io.ordo.ports.PayloadCodec;
+import io.ordo.ports.Ticker;
+import org.slf4j.Logger;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+import java.util.function.IntFunction;
+import java.util.function.Supplier;
+
+/**
+ * Runs one unit of held tasks on a handler thread (a regular task alone, an ordered batch in order):
+ * checks each task's lease is still good and not overdue, decodes its payload, calls the handler,
+ * and hands the outcome to the {@link Settler}. A handler that throws is a failed attempt, retried
+ * after the retry policy's backoff; an undecodable payload is a poison task and becomes a dead letter.
+ *
+ * @param <T> the payload type
+ */
+final class TaskRunner<T> {
+    private final QueueName queue;
+    private final Logger log;
+    private final Class<T> type;
+    private final TaskHandler<? super T> handler;
+    private final PayloadCodec codec;
+    private final Clock clock;
+    private final Ticker ticker;
+    private final Settler settler;
+    private final TimeoutWatch timeouts;
+    private final Supplier<Duration> heartbeatTtl;
+    private final WorkerListener listener;
+    private final HandlerFailureLog failures;
+    private final IntFunction<Duration> retryDelay;
+    private final BooleanSupplier stopping;
+
+    /**
+     * @param heartbeatTtl the queue's heartbeat TTL as last heard: a name not renewed for that long has lost its leases
+     * @param retryDelay   the backoff after a task's so many attempts
+     * @param stopping     whether the worker is shutting down (every task's context asks it)
+     */
+    TaskRunner(QueueName queue, Logger log, Class<T> type, TaskHandler<? super T> handler, PayloadCodec codec,
+               Clock clock, Ticker ticker, Settler settler, TimeoutWatch timeouts, Supplier<Duration> heartbeatTtl,
+               WorkerListener listener, HandlerFailureLog failures, IntFunction<Duration> retryDelay,
+               BooleanSupplier stopping) {
+        this.queue = queue;
+        this.log = log;
+        this.type = type;
+        this.handler = handler;
+        this.codec = codec;
+        this.clock = clock;
+        this.ticker = ticker;
+        this.settler = settler;
+        this.timeouts = timeouts;
+        this.heartbeatTtl = heartbeatTtl;
+        this.listener = listener;
+        this.failures = failures;
+        this.retryDelay = retryDelay;
+        this.stopping = stopping;
+    }
+
+    void run(List<HeldTask> unit) {
+        for (int i = 0; i < unit.size(); i++) {
+            HeldTask task = unit.get(i);
+            long now = clock.millis();
+            if (!task.incarnation.leaseValidAt(now, heartbeatTtl.get().toMillis())) {
+                abandon(unit.subList(i, unit.size()));
+                return;
+            }
+            if (timeouts.overdue(task, now)) {
+                timeouts.giveUp(unit.subList(i, unit.size()));
+                return;
+            }
+            if (!task.start()) {
+                return; // returned at shutdown or given up, and the rest of its batch with it
+            }
+            if (!handle(task, unit.subList(i + 1, unit.size()))) {
+                return;
+            }
+        }
+    }
+
+    /** Runs the handler and settles the task; whether the rest of its ordered batch goes on. */
+    private boolean handle(HeldTask task, List<HeldTask> rest) {
+        Lease lease = task.lease;
+        listener.taskStarted(lease);
+        long startNanos = ticker.nanos();
+        Outcome outcome;
+        Throwable error = null;
+        try {
+            T payload = decode(lease);
+            outcome = handler.handle(payload, new TaskContext(lease, stopping));
+            if (outcome == null) {
+                throw new IllegalStateException("the handler returned no outcome; return Outcome.success() when done");
+            }
+        } catch (UndecodablePayload e) {
+            error = e.getCause();
+            outcome = Outcome.fail("cannot decode the payload: "
+                    + Text.withUnpairedSurrogatesReplaced(BackendStatus.oneLine(e.getCause())));
+            failures.failed(lease, error, "its payload cannot be decoded as " + type.getName()
+                    + ", so it becomes a dead letter");
+        } catch (Throwable e) {
+            // Any failure of the handler, Errors included, is a failed attempt: the task comes back later.
+            error = e;
+            Duration retryIn = retryDelay.apply(lease.task().attempts());
+            outcome = Outcome.retryAfter(retryIn, describe(e));
+            if (!(stopping.getAsBoolean() && e instanceof InterruptedException)) { // interrupted at the grace period's end: no failure
+                failures.failed(lease, e, "it is retried in " + retryIn.toMillis()
+                        + " ms, or becomes a dead letter if it has no attempts left");
+            }
+        }
+        Duration took = Duration.ofNanos(ticker.nanos() - startNanos);
+        task.handlerReturned();
+        if (!stopping.getAsBoolean()) {
+            Thread.interrupted(); // a handler's stray interrupt must not reach the next task on this thread
+        }
+        listener.handlerFinished(lease, outcome, error, took);
+        if (!task.finishRunning()) {
+            if (task.timedOut()) {
+                timeouts.handlerReturnedAfterTimeout(task, took);
+                return false;
+            }
+            log.debug("queue {}: task {} finished after it was returned at shutdown; its outcome is dropped", queue, lease.id());
+            return false;
+        }
+        return settler.settle(task, outcome, rest);
+    }
+
+    private T decode(Lease lease) {
+        try {
+            return codec.decode(lease.task().payload(), type);
+        } catch (RuntimeException e) {
+            throw new UndecodablePayload(e);
+        }
+    }
+
+    /** The lease's name was not renewed for a heartbeat TTL: its tasks may be another's now, so none starts. */
+    private void abandon(List<HeldTask> rest) {
+        List<HeldTask> abandoned = Settler.claimQueued(rest);
+        if (abandoned.isEmpty()) {
+            return;
+        }
+        Incarnation incarnation = abandoned.get(0).incarnation;
+        incarnation.retire();
+        log.warn("queue {}: {} not renewed for a heartbeat TTL; not starting {} held task(s), the reaper returns them",
+                queue, incarnation.consumer, abandoned.size());
+        abandoned.forEach(task -> settler.settled(task, Settlement.ABANDONED));
+    }
+
+    /**
+     * The error class and message: what a dead letter carries. A message may hold any string, so an
+     * unpaired surrogate in it becomes U+FFFD (a reason given by a caller with one is refused instead).
+     */
+    static String describe(Throwable error) {
+        String message = error.getMessage();
+        return Text.withUnpairedSurrogatesReplaced(message == null || message.isBlank() ? error.getClass().getName()
+                : error.getClass().getName() + ": " + message.strip().replaceAll("\\s*\\R\\s*", " "));
+    }
+
+    /** The payload could not be decoded: a poison task that no retry will fix. */
+    private static final class UndecodablePayload extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        UndecodablePayload(RuntimeException cause) {
+            super(cause);
+        }
+    }
+}
