@@ -32,6 +32,7 @@ import io.ordo.runtime.worker.Worker;
 import io.ordo.runtime.worker.WorkerHealth;
 import io.ordo.runtime.worker.WorkerListener;
 import io.ordo.runtime.worker.WorkerOptions;
+import io.ordo.runtime.worker.WorkerState;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -241,7 +242,7 @@ final class WorkCommand implements Callable<Integer> {
         /** The worker's health once it exists; before that live (the process is fine) and not ready. */
         WorkerHealth health() {
             Worker<JsonNode> running = worker;
-            return running == null ? new WorkerHealth(Worker.State.NEW, false, 0) : running.health();
+            return running == null ? new WorkerHealth(WorkerState.NEW, false, 0) : running.health();
         }
 
         synchronized void finish() {
@@ -323,7 +324,7 @@ final class WorkCommand implements Callable<Integer> {
     }
 
     private void stopWhenEmpty(TaskInspection store, Worker<?> worker) {
-        while (worker.state() == Worker.State.RUNNING) {
+        while (worker.state() == WorkerState.RUNNING) {
             try {
                 QueueStats stats = store.stats();
                 if (stats.ready() + stats.delayed() + stats.inFlight() == 0 && worker.heldTasks() == 0) {

@@ -8,6 +8,7 @@ import io.ordo.runtime.worker.Settlement;
 import io.ordo.runtime.worker.Worker;
 import io.ordo.runtime.worker.WorkerListener;
 import io.ordo.runtime.worker.WorkerOptions;
+import io.ordo.runtime.worker.WorkerState;
 
 /**
  * The worker runtime's {@link Worker}, the one applications run, on an Ordo queue of the harness: wired
@@ -43,7 +44,7 @@ final class RuntimeWorker implements BenchWorker {
 
     @Override
     public void rethrowFailure() {
-        if (worker.state() == Worker.State.FAILED) {
+        if (worker.state() == WorkerState.FAILED) {
             throw new IllegalStateException("the runtime worker's fetch loop died");
         }
     }

@@ -47,21 +47,6 @@ import java.util.random.RandomGenerator;
  * @param <T> the payload type
  */
 public final class Worker<T> implements AutoCloseable {
-    /**
-     * The states of {@link WorkerState} under the name they had before it became a type of its own,
-     * so code that says {@code Worker.State.RUNNING} keeps compiling.
-     */
-    public static final class State {
-        public static final WorkerState NEW = WorkerState.NEW;
-        public static final WorkerState RUNNING = WorkerState.RUNNING;
-        public static final WorkerState STOPPING = WorkerState.STOPPING;
-        public static final WorkerState STOPPED = WorkerState.STOPPED;
-        public static final WorkerState FAILED = WorkerState.FAILED;
-
-        private State() {
-        }
-    }
-
     private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
     /** How long handlers interrupted at the end of the grace period get to return. */
     private static final Duration LAST_WORDS = Duration.ofSeconds(1);

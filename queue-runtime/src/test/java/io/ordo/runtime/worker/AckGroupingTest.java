@@ -154,11 +154,11 @@ class AckGroupingTest {
         Eventually.until("the four later acks wait behind t1's call", () -> worker.acksWaiting() == 4);
         Thread stopper = new Thread(worker::stop, "stopper");
         stopper.start();
-        Eventually.until("the worker is stopping", () -> worker.state() == Worker.State.STOPPING);
+        Eventually.until("the worker is stopping", () -> worker.state() == WorkerState.STOPPING);
         releaseFirstAck.countDown();
         stopper.join(TimeUnit.SECONDS.toMillis(10));
 
-        assertThat(worker.state()).isEqualTo(Worker.State.STOPPED);
+        assertThat(worker.state()).isEqualTo(WorkerState.STOPPED);
         assertThat(harness.events.count(Settlement.PROCESSED)).isEqualTo(5);
         assertThat(List.of("t1", "t2", "t3", "t4", "t5")).allMatch(harness::isGone);
     }

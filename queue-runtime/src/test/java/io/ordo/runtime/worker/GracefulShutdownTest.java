@@ -50,7 +50,7 @@ class GracefulShutdownTest {
         stopping.get(5, TimeUnit.SECONDS);
         assertThat(harness.isGone(running)).as("the running task finished and was acked").isTrue();
         assertThat(harness.events.started).containsExactly(running);
-        assertThat(worker.state()).isEqualTo(Worker.State.STOPPED);
+        assertThat(worker.state()).isEqualTo(WorkerState.STOPPED);
     }
 
     @Test
@@ -146,7 +146,7 @@ class GracefulShutdownTest {
         Worker<String> never = Worker.builder(harness.store, String.class, (payload, context) -> Outcome.success()).build();
         never.stop();
         never.stop();
-        assertThat(never.state()).isEqualTo(Worker.State.STOPPED);
+        assertThat(never.state()).isEqualTo(WorkerState.STOPPED);
 
         Worker<String> worker = harness.start((payload, context) -> Outcome.success());
         CompletableFuture<Void> first = CompletableFuture.runAsync(worker::stop);

@@ -50,7 +50,7 @@ class WorkerAsALibraryTest {
             assertThat(running.await(10, TimeUnit.SECONDS)).isTrue();
         }
 
-        assertThat(harness.worker.state()).isEqualTo(Worker.State.STOPPED);
+        assertThat(harness.worker.state()).isEqualTo(WorkerState.STOPPED);
         assertThat(harness.isGone("t1")).as("finished within the grace period and acked").isTrue();
     }
 
@@ -141,7 +141,7 @@ class WorkerAsALibraryTest {
         harness.factory.close();
         finish.countDown();
 
-        Eventually.until("the worker stopped by itself", () -> worker.state() == Worker.State.STOPPED);
+        Eventually.until("the worker stopped by itself", () -> worker.state() == WorkerState.STOPPED);
         assertThat(log.at(Level.ERROR)).singleElement()
                 .satisfies(entry -> assertThat(entry.message()).contains("the store was closed under running worker"));
         assertThat(log.at(Level.WARN)).isEmpty();
