@@ -11,7 +11,7 @@ import io.ordo.redis.RedisOptions;
 import io.ordo.redis.RedisTaskStoreFactory;
 import io.ordo.redis.testing.RedisCluster;
 import io.ordo.redis.testing.RedisServer;
-import io.ordo.runtime.sharding.ShardedTaskStore;
+import io.ordo.sharding.ShardedTaskStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 

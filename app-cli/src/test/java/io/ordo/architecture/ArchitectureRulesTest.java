@@ -160,11 +160,14 @@ class ArchitectureRulesTest {
         assertThat(imported.stream().map(JavaClass::getSimpleName)).doesNotContain("ArchitectureRulesTest");
     }
 
-    /** Test kits shipped as test-jars (queue-redis's RedisServer and kits) are tests, not main classes. */
+    /**
+     * Test kits (test-jars, and queue-redis-testkit's RedisServer and kits) are test support, not main classes
+     * of the library: they may use JUnit and the in-memory store.
+     */
     static final class DoNotIncludeTestJars implements ImportOption {
         @Override
         public boolean includes(Location location) {
-            return !location.contains("-tests.jar");
+            return !location.contains("-tests.jar") && !location.contains("queue-redis-testkit");
         }
     }
 

@@ -1,4 +1,4 @@
-package io.ordo.runtime.sharding;
+package io.ordo.sharding;
 
 import io.ordo.domain.QueueName;
 import io.ordo.ports.TaskStore;

@@ -11,7 +11,7 @@ import io.ordo.ports.TaskStore;
 import io.ordo.redis.KeySchema;
 import io.ordo.redis.RedisOptions;
 import io.ordo.redis.RedisTaskStoreFactory;
-import io.ordo.runtime.sharding.ShardedTaskStore;
+import io.ordo.sharding.ShardedTaskStore;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;

@@ -1,10 +1,9 @@
-package io.ordo.redis;
+package io.ordo.jmh.redis;
 
 import io.ordo.domain.ConsumerId;
 import io.ordo.domain.Lease;
 import io.ordo.domain.NewTask;
 import io.ordo.domain.Partition;
-import io.ordo.domain.QueueName;
 import io.ordo.domain.TaskId;
 import io.ordo.ports.AckOutcome;
 import io.ordo.ports.PublishReceipt;
@@ -50,8 +49,7 @@ public class StoreClientPathBenchmark {
 
     @Setup
     public void prepare() {
-        store = new RedisTaskStore(QueueName.of("bench"), new ScriptExecutor(transport,
-                RedisOptions.create("redis://127.0.0.1:1")), null);
+        store = Replies100.store(transport);
         hundred = new ArrayList<>();
         for (int i = 0; i < 100; i++) {
             hundred.add(NewTask.builder(Partition.regular("p-" + i), Replies100.payload()).build());
@@ -83,32 +81,5 @@ public class StoreClientPathBenchmark {
     public Map<TaskId, AckOutcome> ackOne() {
         transport.reply = List.of(1L);
         return store.ack(WORKER, List.of(ackedId));
-    }
-
-    /** Answers every function call with the reply set last. */
-    static final class CannedTransport implements RedisTransport {
-        Object reply;
-
-        @Override
-        public Object fcall(String function, byte[][] keys, byte[][] args) {
-            return reply;
-        }
-
-        @Override
-        public void loadLibrary(String code) {
-        }
-
-        @Override
-        public void awaitElement(byte[] key, Duration timeout) {
-        }
-
-        @Override
-        public RedisEndpoint endpoint() {
-            return RedisEndpoint.of("127.0.0.1", 1);
-        }
-
-        @Override
-        public void close() {
-        }
     }
 }

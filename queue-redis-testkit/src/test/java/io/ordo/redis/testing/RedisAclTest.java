@@ -1,8 +1,10 @@
-package io.ordo.redis;
+package io.ordo.redis.testing;
 
 import io.ordo.domain.QueueName;
-import io.ordo.redis.testing.RedisServer;
-import io.ordo.redis.testing.RedisServerExtension;
+import io.ordo.redis.KeySchema;
+import io.ordo.redis.RedisAcl;
+import io.ordo.redis.RedisLibrary;
+import io.ordo.redis.RedisScript;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 

@@ -4,7 +4,7 @@ import io.ordo.domain.QueueName;
 import io.ordo.ports.TaskStore;
 import io.ordo.ports.VirtualClock;
 import io.ordo.redis.RedisTaskStoreFactory;
-import io.ordo.runtime.sharding.ShardedTaskStore;
+import io.ordo.sharding.ShardedTaskStore;
 import io.ordo.tck.contract.StoreCharacteristic;
 import io.ordo.tck.contract.StoreCharacteristics;
 

@@ -1,6 +1,10 @@
-package io.ordo.redis;
+package io.ordo.jmh.redis;
 
 import io.ordo.domain.NewTask;
+import io.ordo.domain.QueueName;
+import io.ordo.redis.RedisOptions;
+import io.ordo.redis.RedisTaskStore;
+import io.ordo.redis.ScriptExecutor;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -14,6 +18,7 @@ import java.util.List;
  */
 final class Replies100 {
     private static final int PUBLISH_HEADER = 12; // priority (2), delay (6), payload size (4) before the tail
+    private static final int PUBLISH_BLOB_ARGUMENT = 2; // a publish of one task sends: now, id, blob
     private static final int STATE_WAITING = 0;
 
     private Replies100() {
@@ -25,9 +30,23 @@ final class Replies100 {
                 + "\"cust\":\"c-42\",\"amount\":1999}").getBytes(StandardCharsets.US_ASCII);
     }
 
+    /** A store whose every function call is answered by {@code transport}. */
+    static RedisTaskStore store(CannedTransport transport) {
+        return new RedisTaskStore(QueueName.of("bench"), new ScriptExecutor(transport,
+                RedisOptions.create("redis://127.0.0.1:1")), null);
+    }
+
+    /** The blob the store sends for {@code task} when it publishes it: caught on its way to Redis. */
+    static byte[] publishBlob(NewTask task) {
+        CannedTransport transport = new CannedTransport();
+        transport.reply = List.of(0L, 1L);
+        store(transport).publish(List.of(task));
+        return transport.lastArgs[PUBLISH_BLOB_ARGUMENT];
+    }
+
     /** The record of a task at its first delivery: as it waited, no attempt counted yet. */
     static byte[] waitingRecord(NewTask task, long seq, long now) {
-        byte[] blob = TaskRecords.publishBlob(task);
+        byte[] blob = publishBlob(task);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         write(out, STATE_WAITING, 1);
         write(out, seq, 6);
