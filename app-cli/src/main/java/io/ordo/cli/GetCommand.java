@@ -2,6 +2,7 @@ package io.ordo.cli;
 
 import io.ordo.domain.Task;
 import io.ordo.domain.TaskId;
+import io.ordo.domain.Labels;
 import io.ordo.ports.TaskSnapshot;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
