@@ -1,8 +1,9 @@
-package io.ordo.cli.work;
+package io.ordo.opshttp;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.ordo.runtime.worker.Worker;
 import io.ordo.runtime.worker.WorkerHealth;
 
 import java.io.IOException;
@@ -18,21 +19,31 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 /**
  * {@code /metrics} (Prometheus text), {@code /healthz} (200 while the worker runs) and
  * {@code /readyz} (200 while it runs and its backend answers, else 503) on the JDK's own HTTP
- * server (docs/decisions/cli-metrics-endpoint.md).
+ * server (docs/decisions/cli-metrics-endpoint.md). {@code ordo work --metrics-port} serves it; a
+ * service that runs its own {@link Worker} starts it the same way
+ * (docs/decisions/embeddable-operations.md).
  */
-public final class MetricsServer implements AutoCloseable {
+public final class OpsHttpServer implements AutoCloseable {
     static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
 
     private final HttpServer server;
     private final ExecutorService executor;
 
-    private MetricsServer(HttpServer server, ExecutorService executor) {
+    private OpsHttpServer(HttpServer server, ExecutorService executor) {
         this.server = server;
         this.executor = executor;
     }
 
-    /** Serves on every interface at {@code port} (0: any free port). */
-    public static MetricsServer start(int port, PrometheusMeterRegistry registry, Supplier<WorkerHealth> health) {
+    /** Serves {@code registry} and the probes of {@code worker} on every interface at {@code port} (0: any free port). */
+    public static OpsHttpServer start(int port, PrometheusMeterRegistry registry, Worker<?> worker) {
+        return start(port, registry, worker::health);
+    }
+
+    /**
+     * Serves on every interface at {@code port} (0: any free port); each probe asks {@code health}
+     * anew, so liveness and readiness follow whatever it reports (e.g. before a worker exists).
+     */
+    public static OpsHttpServer start(int port, PrometheusMeterRegistry registry, Supplier<WorkerHealth> health) {
         HttpServer server;
         try {
             server = HttpServer.create(new InetSocketAddress(port), 0);
@@ -51,7 +62,7 @@ public final class MetricsServer implements AutoCloseable {
         });
         server.setExecutor(executor);
         server.start();
-        return new MetricsServer(server, executor);
+        return new OpsHttpServer(server, executor);
     }
 
     public int port() {

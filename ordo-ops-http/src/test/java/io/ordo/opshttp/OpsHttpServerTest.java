@@ -1,4 +1,4 @@
-package io.ordo.cli.work;
+package io.ordo.opshttp;
 
 import com.google.inject.Guice;
 import com.google.inject.Injector;
@@ -13,7 +13,6 @@ import io.ordo.runtime.Workers;
 import io.ordo.runtime.worker.Outcome;
 import io.ordo.runtime.worker.Worker;
 import io.ordo.runtime.worker.WorkerOptions;
-import io.ordo.testing.ProjectFiles;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -22,6 +21,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -31,7 +31,7 @@ import java.util.stream.Collectors;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** /metrics serves exactly the names docs/metrics.md documents; the probes follow the worker. */
-class MetricsServerTest {
+class OpsHttpServerTest {
     private static final Pattern DOCUMENTED = Pattern.compile("^\\| `(ordo_[a-z_]+)` \\|", Pattern.MULTILINE);
     private static final Pattern FAMILY = Pattern.compile("^# TYPE (ordo_[a-z_]+) ", Pattern.MULTILINE);
 
@@ -47,14 +47,14 @@ class MetricsServerTest {
         Worker<String> worker = workers.worker(queue, String.class, (payload, context) -> Outcome.success(),
                 WorkerOptions.builder().fetchWait(Duration.ofMillis(20)).build());
         worker.start();
-        try (MetricsServer server = MetricsServer.start(0, registry, worker::health)) {
+        try (OpsHttpServer server = OpsHttpServer.start(0, registry, worker::health)) {
             long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
             while (!get(server, "/metrics").body().contains("ordo_tasks_processed_total{queue=\"metrics\"} 1.0")) {
                 assertThat(System.nanoTime()).as("the processed task shows").isLessThan(deadline);
                 Thread.sleep(10);
             }
             HttpResponse<String> metrics = get(server, "/metrics");
-            assertThat(metrics.headers().firstValue("Content-Type")).contains(MetricsServer.PROMETHEUS_TEXT);
+            assertThat(metrics.headers().firstValue("Content-Type")).contains(OpsHttpServer.PROMETHEUS_TEXT);
             assertThat(families(metrics.body())).isEqualTo(documentedNames());
             assertThat(get(server, "/healthz").statusCode()).isEqualTo(200);
             assertThat(get(server, "/readyz").body()).isEqualTo("ok: state running, backend reachable, 0 held\n");
@@ -80,11 +80,11 @@ class MetricsServerTest {
     }
 
     private static Set<String> documentedNames() throws IOException {
-        String doc = Files.readString(ProjectFiles.projectRoot().resolve("docs/metrics.md"));
+        String doc = Files.readString(Path.of("..", "docs", "metrics.md"));
         return DOCUMENTED.matcher(doc).results().map(match -> match.group(1)).collect(Collectors.toCollection(java.util.TreeSet::new));
     }
 
-    private HttpResponse<String> get(MetricsServer server, String path) throws IOException, InterruptedException {
+    private HttpResponse<String> get(OpsHttpServer server, String path) throws IOException, InterruptedException {
         return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
