@@ -155,7 +155,7 @@ public final class DashboardHandler extends Handler.Abstract implements AutoClos
     public boolean handle(Request request, Response response, Callback callback) {
         HttpFields headers = request.getHeaders();
         UnaryOperator<String> header = headers::get;
-        String base = Request.getContextPath(request);
+        String base = mountPath(request);
         String rawPath = request.getHttpURI().getPath();
         // the raw path below the mount path: segments() decodes each segment once
         String path = rawPath.startsWith(base) ? rawPath.substring(base.length()) : rawPath;
@@ -187,6 +187,12 @@ public final class DashboardHandler extends Handler.Abstract implements AutoClos
             send(request, response, callback, 404, "text/plain; charset=utf-8", "not found\n".getBytes(UTF_8));
         }
         return true;
+    }
+
+    /** The path a ContextHandler mounts the dashboard under; the root ("") without one, as on its own server. */
+    private static String mountPath(Request request) {
+        String path = Request.getContextPath(request);
+        return path == null || path.equals("/") ? "" : path;
     }
 
     /** The page shell with its links under {@code base}, the mount path (a service's Jetty sets it, so it is not a client's text). */
