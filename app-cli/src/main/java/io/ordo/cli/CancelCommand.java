@@ -1,6 +1,7 @@
 package io.ordo.cli;
 
 import io.ordo.domain.TaskId;
+import io.ordo.domain.Labels;
 import io.ordo.ports.CancelOutcome;
 import io.ordo.ports.QueueAdmin;
 import picocli.CommandLine.Command;

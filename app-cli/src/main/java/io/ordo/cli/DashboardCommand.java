@@ -2,9 +2,9 @@ package io.ordo.cli;
 
 import com.google.inject.Injector;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.ordo.cli.dashboard.AccessGuard;
-import io.ordo.cli.dashboard.DashboardServer;
-import io.ordo.cli.dashboard.DemoActivity;
+import io.ordo.dashboard.AccessGuard;
+import io.ordo.dashboard.DashboardServer;
+import io.ordo.cli.demo.DemoActivity;
 import io.ordo.domain.InvalidInputException;
 import io.ordo.domain.QueueName;
 import io.ordo.ports.Clock;

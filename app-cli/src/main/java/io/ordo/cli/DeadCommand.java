@@ -2,6 +2,7 @@ package io.ordo.cli;
 
 import io.ordo.domain.DeadLetter;
 import io.ordo.domain.TaskId;
+import io.ordo.domain.Labels;
 import io.ordo.ports.DeadLetterPage;
 import io.ordo.ports.RedriveOutcome;
 import io.ordo.ports.DeadLetterAdmin;

@@ -1,5 +1,6 @@
 package io.ordo.cli;
 
+import io.ordo.domain.Labels;
 import io.ordo.domain.Task;
 import io.ordo.domain.TaskId;
 import io.ordo.ports.TaskInspection;

@@ -10,6 +10,7 @@ import io.ordo.domain.Priority;
 import io.ordo.domain.PublishRules;
 import io.ordo.domain.QueueName;
 import io.ordo.domain.QueueSettings;
+import io.ordo.domain.Labels;
 import io.ordo.ports.Clock;
 import io.ordo.ports.PublishOutcome;
 import io.ordo.ports.PublishReceipt;

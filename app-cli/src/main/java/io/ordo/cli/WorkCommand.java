@@ -6,7 +6,7 @@ import com.google.inject.Injector;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.ordo.cli.work.DemoHandler;
-import io.ordo.cli.work.MetricsServer;
+import io.ordo.opshttp.OpsHttpServer;
 import io.ordo.cli.work.ProgressLine;
 import io.ordo.cli.work.TaskJournal;
 import io.ordo.cli.work.TaskLog;
@@ -216,7 +216,7 @@ final class WorkCommand implements Callable<Integer> {
         final TaskStoreFactory stores;
         final WorkTally tally = new WorkTally();
         volatile Worker<JsonNode> worker;
-        volatile MetricsServer server;
+        volatile OpsHttpServer server;
         volatile ProgressLine progress;
         volatile TaskJournal journal;
         volatile boolean stopRequested;
@@ -397,9 +397,9 @@ final class WorkCommand implements Callable<Integer> {
         return false;
     }
 
-    private MetricsServer serveMetrics(PrometheusMeterRegistry registry, Supplier<WorkerHealth> health) {
+    private OpsHttpServer serveMetrics(PrometheusMeterRegistry registry, Supplier<WorkerHealth> health) {
         try {
-            return MetricsServer.start(metricsPort, registry, health);
+            return OpsHttpServer.start(metricsPort, registry, health);
         } catch (UncheckedIOException e) {
             throw new ParameterException(spec.commandLine(), "--metrics-port " + metricsPort + ": "
                     + e.getCause().getMessage());

@@ -3,9 +3,11 @@ package io.ordo.architecture;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.lang.ArchRule;
+import io.ordo.dashboard.archfixture.DashboardReachingIntoTheRuntime;
 import io.ordo.domain.archfixture.DomainReachingOut;
 import io.ordo.inmemory.InMemoryTaskStoreFactory;
 import io.ordo.lettuce.archfixture.AdapterReachingIntoAnother;
+import io.ordo.opshttp.archfixture.OpsServerReachingIntoAnAdapter;
 import io.ordo.ports.archfixture.PortReachingIntoTheRuntime;
 import io.ordo.redis.archfixture.RedisSupportReachingOut;
 import io.ordo.runtime.archfixture.RuntimeReachingIntoAnAdapter;
@@ -18,7 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ArchitectureRulesCatchViolationsTest {
     private final JavaClasses offenders = new ClassFileImporter().importClasses(
             DomainReachingOut.class, PortReachingIntoTheRuntime.class, RuntimeReachingIntoAnAdapter.class,
-            AdapterReachingIntoAnother.class, RedisSupportReachingOut.class, InMemoryTaskStoreFactory.class);
+            AdapterReachingIntoAnother.class, RedisSupportReachingOut.class, InMemoryTaskStoreFactory.class,
+            DashboardReachingIntoTheRuntime.class, OpsServerReachingIntoAnAdapter.class);
 
     @Test
     void the_domain_rules_catch_guice_jackson_slf4j_and_everything_outside_the_jdk() {
@@ -45,6 +48,13 @@ class ArchitectureRulesCatchViolationsTest {
         assertViolated(adapters_should_not_depend_on_each_other, "InMemoryTaskStoreFactory");
         assertViolated(lettuce_adapter_should_depend_only_on_ports_domain_redis_support_and_lettuce, "InMemoryTaskStoreFactory");
         assertViolated(redis_support_should_depend_only_on_ports_and_domain, "com.google.inject.Injector");
+    }
+
+    @Test
+    void the_embeddable_modules_rules_catch_the_dashboard_using_the_runtime_and_the_ops_server_an_adapter() {
+        assertViolated(dashboard_should_depend_only_on_ports_domain_jackson_and_jetty, "io.ordo.runtime.Workers");
+        assertViolated(ops_http_should_depend_only_on_the_runtime_micrometer_and_the_jdk_server, "InMemoryTaskStoreFactory");
+        assertViolated(only_the_cli_should_know_the_adapters, "OpsServerReachingIntoAnAdapter");
     }
 
     @Test

@@ -33,6 +33,8 @@ class ArchitectureRulesTest {
     private static final String INMEMORY = "io.ordo.inmemory..";
     private static final String LETTUCE = "io.ordo.lettuce..";
     private static final String JEDIS = "io.ordo.jedis..";
+    private static final String DASHBOARD = "io.ordo.dashboard..";
+    private static final String OPS_HTTP = "io.ordo.opshttp..";
     private static final String[] ADAPTERS = {INMEMORY, LETTUCE, JEDIS};
     private static final String[] ADAPTERS_AND_REDIS_SUPPORT = {INMEMORY, LETTUCE, JEDIS, REDIS_SUPPORT};
 
@@ -45,6 +47,8 @@ class ArchitectureRulesTest {
     private static final String JEDIS_CLIENT = "redis.clients..";
     /** The JDK's TLS, for rediss:// connections. */
     private static final String JDK_TLS = "javax.net..";
+    private static final String JETTY = "org.eclipse.jetty..";
+    private static final String JDK_HTTP_SERVER = "com.sun.net.httpserver..";
 
     // --- the domain: JDK only
 
@@ -106,6 +110,19 @@ class ArchitectureRulesTest {
             .that().resideOutsideOfPackage(CLI)
             .should().dependOnClassesThat().resideInAPackage(CLI);
 
+    // --- what a service embeds: the dashboard knows the ports, the ops server the runtime; neither a backend
+
+    @ArchTest
+    static final ArchRule dashboard_should_depend_only_on_ports_domain_jackson_and_jetty = classes()
+            .that().resideInAPackage(DASHBOARD)
+            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", DOMAIN, PORTS, DASHBOARD, JACKSON, JETTY);
+
+    @ArchTest
+    static final ArchRule ops_http_should_depend_only_on_the_runtime_micrometer_and_the_jdk_server = classes()
+            .that().resideInAPackage(OPS_HTTP)
+            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", JDK_HTTP_SERVER, DOMAIN, PORTS, RUNTIME,
+                    OPS_HTTP, MICROMETER);
+
     // --- adapters: ports and domain plus their own libraries, never each other
 
     @ArchTest
@@ -156,7 +173,7 @@ class ArchitectureRulesTest {
                 .collect(Collectors.toSet());
 
         assertThat(modules).contains("domain", "ports", "runtime", "inmemory", "tck", "simulation", "redis", "lettuce",
-                "jedis", "cli");
+                "jedis", "dashboard", "opshttp", "cli");
         assertThat(imported.stream().map(JavaClass::getSimpleName)).doesNotContain("ArchitectureRulesTest");
     }
 

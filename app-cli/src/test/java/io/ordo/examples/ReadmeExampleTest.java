@@ -122,7 +122,7 @@ class ReadmeExampleTest {
     }
 
     /** The trimmed, non-blank lines after the first line that is {@code begin} and before the next {@code end}. */
-    private static List<String> between(String begin, String end, List<String> lines) {
+    static List<String> between(String begin, String end, List<String> lines) {
         List<String> trimmed = lines.stream().map(String::strip).toList();
         int from = trimmed.indexOf(begin) + 1;
         assertThat(from).as("a line '%s'", begin).isPositive();

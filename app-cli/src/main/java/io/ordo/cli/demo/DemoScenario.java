@@ -1,6 +1,6 @@
 package io.ordo.cli.demo;
 
-import io.ordo.cli.Labels;
+import io.ordo.domain.Labels;
 import io.ordo.domain.ConsumerId;
 import io.ordo.domain.DeadLetter;
 import io.ordo.domain.Lease;

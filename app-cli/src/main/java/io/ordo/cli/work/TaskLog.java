@@ -1,6 +1,6 @@
 package io.ordo.cli.work;
 
-import io.ordo.cli.Labels;
+import io.ordo.domain.Labels;
 import io.ordo.cli.TerminalText;
 import io.ordo.domain.Lease;
 import io.ordo.runtime.worker.Settlement;

@@ -1,6 +1,7 @@
 package io.ordo.cli.dashboard;
 
 import io.ordo.cli.process.OrdoProcess;
+import io.ordo.dashboard.HeadlessChromium;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
@@ -11,8 +12,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 
-import static io.ordo.cli.dashboard.HeadlessChromium.await;
-import static io.ordo.cli.dashboard.HeadlessChromium.find;
+import static io.ordo.dashboard.HeadlessChromium.await;
+import static io.ordo.dashboard.HeadlessChromium.find;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**

@@ -8,7 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 
-import static io.ordo.cli.dashboard.DashboardAvailabilityTest.get;
+import static io.ordo.dashboard.RawHttp.get;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**

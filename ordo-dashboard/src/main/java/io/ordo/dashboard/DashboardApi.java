@@ -1,0 +1,408 @@
+package io.ordo.dashboard;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ordo.domain.Labels;
+import io.ordo.domain.DeadLetter;
+import io.ordo.domain.InvalidInputException;
+import io.ordo.domain.Partition;
+import io.ordo.domain.QueueName;
+import io.ordo.domain.Task;
+import io.ordo.domain.TaskId;
+import io.ordo.ports.ConsumerPresence;
+import io.ordo.ports.DeadLetterPage;
+import io.ordo.ports.PartitionBacklog;
+import io.ordo.ports.PartitionBlock;
+import io.ordo.ports.PartitionLock;
+import io.ordo.ports.QueueInspection;
+import io.ordo.ports.QueueStats;
+import io.ordo.ports.RedriveOutcome;
+import io.ordo.ports.TaskInspection;
+import io.ordo.ports.TaskSnapshot;
+import io.ordo.ports.TaskStore;
+import io.ordo.ports.TaskStoreFactory;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The dashboard's JSON API: reads and actions on the store port, the same calls the CLI makes.
+ * Paths (under {@code /api}): {@code GET overview}, {@code GET queues/Q}, {@code GET
+ * queues/Q/dead-letters?offset&limit}, {@code GET queues/Q/task?id}, and the actions, all {@code
+ * POST} with a JSON body: {@code session}, {@code queues/Q/pause|resume}, {@code
+ * queues/Q/dead-letters/redrive|purge {"ids":[…]}}, {@code queues/Q/dead-letters/redrive-all|purge-all},
+ * {@code queues/Q/task/cancel {"id":…}}, {@code queues/Q/partitions/unblock {"partition":…}}.
+ */
+final class DashboardApi {
+    static final int DEAD_LETTER_PAGE_DEFAULT = 25;
+    static final int DEAD_LETTER_PAGE_MAX = 100;
+    static final int INSPECT_DEFAULT = 10;
+    static final int INSPECT_MAX = 50;
+    static final int PREVIEW_CHARS_IN_LIST = 200;
+    static final int PREVIEW_CHARS_OF_TASK = 4000;
+    static final int REASON_CHARS_IN_LIST = 300;
+    static final int MAX_IDS_PER_ACTION = DEAD_LETTER_PAGE_MAX;
+    /** Queues the overview reads at most (one stats call each, every refresh), by name. */
+    static final int OVERVIEW_QUEUES_MAX = ThroughputHistory.MAX_QUEUES_PER_ROUND;
+
+    private final ObjectMapper json;
+    private final TaskStoreFactory stores;
+    private final QueueDirectory directory;
+    private final ThroughputHistory history;
+    private final String backend;
+    private final boolean actionsEnabled;
+    private final InspectionPacer inspections;
+    private final StatsPacer statistics;
+    private final ReadBudget budget;
+
+    DashboardApi(ObjectMapper json, TaskStoreFactory stores, QueueDirectory directory, ThroughputHistory history,
+                 String backend, boolean actionsEnabled, InspectionPacer inspections, StatsPacer statistics,
+                 ReadBudget budget) {
+        this.inspections = inspections;
+        this.statistics = statistics;
+        this.budget = budget;
+        this.json = json;
+        this.stores = stores;
+        this.directory = directory;
+        this.history = history;
+        this.backend = backend;
+        this.actionsEnabled = actionsEnabled;
+    }
+
+    /** A read: {@code segments} are the path's parts after {@code /api}. */
+    Reply read(List<String> segments, Map<String, String> query) {
+        if (segments.equals(List.of("overview"))) {
+            return Reply.ok(overview());
+        }
+        if (segments.size() >= 2 && segments.get(0).equals("queues")) {
+            QueueName queue = queueNamed(segments.get(1));
+            List<String> rest = segments.subList(2, segments.size());
+            if (rest.isEmpty()) {
+                return Reply.ok(queue(queue, intParameter(query, "limit", INSPECT_DEFAULT, 1, INSPECT_MAX)));
+            }
+            if (rest.equals(List.of("dead-letters"))) {
+                return Reply.ok(deadLetters(queue, intParameter(query, "offset", 0, 0, Integer.MAX_VALUE),
+                        intParameter(query, "limit", DEAD_LETTER_PAGE_DEFAULT, 1, DEAD_LETTER_PAGE_MAX)));
+            }
+            if (rest.equals(List.of("task"))) {
+                return task(queue, TaskId.of(required(query.get("id"), "id")));
+            }
+        }
+        return Reply.error(404, "no such API path");
+    }
+
+    /** An action, already let through by the {@link AccessGuard}. */
+    Reply act(List<String> segments, JsonNode body) {
+        if (segments.equals(List.of("session"))) {
+            return Reply.ok(json.createObjectNode().put("actions", true));
+        }
+        if (segments.size() < 3 || !segments.get(0).equals("queues")) {
+            return Reply.error(404, "no such API path");
+        }
+        QueueName queue = queueNamed(segments.get(1));
+        TaskStore store = stores.forQueue(queue);
+        String action = String.join("/", segments.subList(2, segments.size()));
+        ObjectNode answer = json.createObjectNode();
+        switch (action) {
+            case "pause" -> {
+                store.pause();
+                answer.put("paused", true);
+            }
+            case "resume" -> {
+                store.resume();
+                answer.put("paused", false);
+            }
+            case "dead-letters/redrive" -> {
+                Map<TaskId, RedriveOutcome> outcomes = store.redrive(ids(body));
+                ObjectNode each = answer.putObject("outcomes");
+                outcomes.forEach((id, outcome) -> each.put(id.value(), Labels.of(outcome)));
+                answer.put("count", outcomes.values().stream().filter(RedriveOutcome.REDRIVEN::equals).count());
+            }
+            case "dead-letters/redrive-all" -> answer.put("count", store.redriveAll());
+            case "dead-letters/purge" -> answer.put("count", store.purgeDeadLetters(ids(body)));
+            case "dead-letters/purge-all" -> answer.put("count", store.purgeAllDeadLetters());
+            case "task/cancel" -> {
+                TaskId id = TaskId.of(required(text(body, "id"), "id"));
+                answer.put("outcome", Labels.of(store.cancel(List.of(id)).get(id)));
+            }
+            case "partitions/unblock" -> {
+                Partition partition = Partition.of(required(text(body, "partition"), "partition"));
+                store.unblockPartition(partition);
+                answer.put("unblocked", partition.code());
+            }
+            default -> {
+                return Reply.error(404, "no such action: " + action);
+            }
+        }
+        inspections.forget(queue);
+        statistics.forget(queue);
+        return Reply.ok(answer);
+    }
+
+    private ObjectNode overview() {
+        ObjectNode root = common();
+        QueueDirectory.Listing listing = directory.list();
+        listing.problem().ifPresent(problem -> root.put("discoveryProblem", problem));
+        root.put("totalQueues", listing.queues().size());
+        ArrayNode queues = root.putArray("queues");
+        for (QueueName queue : listing.queues().subList(0, Math.min(OVERVIEW_QUEUES_MAX, listing.queues().size()))) {
+            ObjectNode row = queues.addObject().put("name", queue.value());
+            try {
+                statistics.stats(queue, () -> stores.forQueue(queue).stats()).ifPresentOrElse(
+                        stats -> row.set("stats", json.valueToTree(stats)), () -> row.put("error", overBudget()));
+            } catch (RuntimeException unavailable) {
+                row.put("error", describe(unavailable));
+            }
+            List<ThroughputHistory.Rate> rates = history.rates(queue);
+            if (!rates.isEmpty()) {
+                row.put("ackedPerSecond", rates.get(rates.size() - 1).acked());
+            }
+        }
+        root.set("throughput", rates(history.totalRates()));
+        return root;
+    }
+
+    private ObjectNode queue(QueueName queue, int limit) {
+        TaskInspection store = stores.forQueue(queue);
+        ObjectNode root = common().put("name", queue.value());
+        QueueStats stats = statistics.stats(queue, store::stats).orElseThrow(this::overBudgetFailure);
+        requireExisting(queue, stats);
+        root.set("stats", json.valueToTree(stats));
+        try {
+            // always the widest inspection, so asking with another limit never buys a fresh one
+            inspections.inspect(queue, () -> store.inspect(INSPECT_MAX)).ifPresentOrElse(
+                    inspection -> root.set("inspection", inspection(inspection, limit)),
+                    () -> root.put("inspectionProblem", "not inspected yet: the dashboard inspects at most 1/"
+                            + InspectionPacer.COST_FACTOR + " of the time; the page tries again on its next refresh"));
+        } catch (InvalidInputException badInput) {
+            throw badInput;
+        } catch (RuntimeException unavailable) {
+            root.put("inspectionProblem", describe(unavailable));
+        }
+        root.set("throughput", rates(history.rates(queue)));
+        return root;
+    }
+
+    private ObjectNode inspection(QueueInspection inspection, int limit) {
+        ObjectNode node = json.createObjectNode().put("inspectedAt", inspection.inspectedAt().toEpochMilli());
+        ArrayNode partitions = node.putArray("busiestPartitions");
+        for (PartitionBacklog backlog : first(inspection.busiestPartitions(), limit)) {
+            partitions.addObject().put("partition", backlog.partition().code()).put("ordered", backlog.partition().isOrdered())
+                    .put("waiting", backlog.waiting()).put("due", backlog.due());
+        }
+        node.put("totalPartitions", inspection.totalPartitions());
+        ArrayNode locks = node.putArray("locks");
+        for (PartitionLock lock : first(inspection.locks(), limit)) {
+            locks.addObject().put("partition", lock.partition().code()).put("holder", lock.holder().value())
+                    .put("since", lock.since().toEpochMilli()).put("inFlight", lock.inFlight());
+        }
+        node.put("totalLocks", inspection.totalLocks());
+        ArrayNode blocks = node.putArray("blocks");
+        for (PartitionBlock block : first(inspection.blocks(), limit)) {
+            blocks.addObject().put("partition", block.partition().code()).put("until", block.until().toEpochMilli());
+        }
+        node.put("totalBlocks", inspection.totalBlocks());
+        ArrayNode consumers = node.putArray("consumers");
+        for (ConsumerPresence consumer : first(inspection.consumers(), limit)) {
+            consumers.addObject().put("consumer", consumer.consumer().value())
+                    .put("lastHeartbeat", consumer.lastHeartbeat().toEpochMilli())
+                    .put("expiresAt", consumer.expiresAt().toEpochMilli()).put("alive", consumer.alive())
+                    .put("inFlight", consumer.inFlight());
+        }
+        node.put("totalConsumers", inspection.totalConsumers());
+        return node;
+    }
+
+    private ObjectNode deadLetters(QueueName queue, int offset, int limit) {
+        spendRead();
+        DeadLetterPage page = stores.forQueue(queue).deadLetters(offset, limit);
+        if (page.total() == 0) {
+            requireExisting(queue, statistics.stats(queue, stores.forQueue(queue)::stats).orElseThrow(this::overBudgetFailure));
+        }
+        ObjectNode root = common().put("name", queue.value()).put("total", page.total()).put("offset", offset)
+                .put("limit", limit);
+        ArrayNode items = root.putArray("items");
+        for (DeadLetter letter : page.items()) {
+            Task task = letter.task();
+            ObjectNode item = items.addObject().put("id", task.id().value()).put("partition", task.partition().code())
+                    .put("ordered", task.partition().isOrdered()).put("attempts", letter.attempts())
+                    .put("deadAt", letter.deadAt());
+            item.set("reason", preview(letter.reason() == null ? "" : letter.reason(), REASON_CHARS_IN_LIST));
+            item.set("payload", payload(task.payload(), PREVIEW_CHARS_IN_LIST));
+        }
+        return root;
+    }
+
+    private Reply task(QueueName queue, TaskId id) {
+        spendRead();
+        Optional<TaskSnapshot> found = stores.forQueue(queue).get(id);
+        if (found.isEmpty()) {
+            requireExisting(queue, statistics.stats(queue, stores.forQueue(queue)::stats).orElseThrow(this::overBudgetFailure));
+            return Reply.error(404, "no task " + id + " in queue " + queue);
+        }
+        TaskSnapshot snapshot = found.get();
+        Task task = snapshot.task();
+        ObjectNode root = common().put("name", queue.value()).put("id", task.id().value())
+                .put("state", Labels.of(snapshot.state())).put("holder", snapshot.holder().map(Object::toString).orElse(null))
+                .put("partition", task.partition().code()).put("ordered", task.partition().isOrdered())
+                .put("priority", task.priority().value()).put("attempts", task.attempts())
+                .put("publishedAt", task.publishedAt()).put("dueAt", task.dueAt()).put("readyAt", task.readyAt());
+        if (task.lastError() != null) {
+            root.set("lastError", preview(task.lastError(), PREVIEW_CHARS_OF_TASK));
+        }
+        ObjectNode headers = root.putObject("headers");
+        task.headers().forEach(headers::put);
+        root.set("payload", payload(task.payload(), PREVIEW_CHARS_OF_TASK));
+        return Reply.ok(root);
+    }
+
+    private ObjectNode common() {
+        return json.createObjectNode().put("backend", backend).put("actions", actionsEnabled)
+                .put("sampleEveryMillis", history.every().toMillis());
+    }
+
+    private ArrayNode rates(List<ThroughputHistory.Rate> rates) {
+        ArrayNode array = json.createArrayNode();
+        for (ThroughputHistory.Rate rate : rates) {
+            array.addObject().put("at", rate.at()).put("published", rate.published()).put("acked", rate.acked())
+                    .put("deadLettered", rate.deadLettered());
+        }
+        return array;
+    }
+
+    /** The payload as UTF-8 text (undecodable bytes replaced), cut to {@code chars} characters; the page shows it as text. */
+    private ObjectNode payload(byte[] payload, int chars) {
+        return preview(new String(payload, StandardCharsets.UTF_8), chars).put("bytes", payload.length);
+    }
+
+    private ObjectNode preview(String text, int chars) {
+        boolean truncated = text.codePointCount(0, text.length()) > chars;
+        String cut = truncated ? text.substring(0, text.offsetByCodePoints(0, chars)) : text;
+        return json.createObjectNode().put("text", cut).put("truncated", truncated);
+    }
+
+    private List<TaskId> ids(JsonNode body) {
+        JsonNode ids = body.get("ids");
+        if (ids == null || !ids.isArray() || ids.isEmpty()) {
+            throw new InvalidInputException("ids", "must be a non-empty array of task ids");
+        }
+        if (ids.size() > MAX_IDS_PER_ACTION) {
+            throw new InvalidInputException("ids", "at most " + MAX_IDS_PER_ACTION + " per request, was " + ids.size());
+        }
+        List<TaskId> taskIds = new ArrayList<>();
+        for (int i = 0; i < ids.size(); i++) {
+            if (!ids.get(i).isTextual()) {
+                throw new InvalidInputException("ids[" + i + "]", "must be a string");
+            }
+            taskIds.add(TaskId.of(ids.get(i).asText()));
+        }
+        return taskIds;
+    }
+
+    private static String text(JsonNode body, String field) {
+        JsonNode value = body.get(field);
+        return value == null || !value.isTextual() ? null : value.asText();
+    }
+
+    private static String required(String value, String field) {
+        if (value == null) {
+            throw new InvalidInputException(field, "is required");
+        }
+        return value;
+    }
+
+    private static int intParameter(Map<String, String> query, String name, int fallback, int min, int max) {
+        String value = query.get(name);
+        if (value == null || value.isEmpty()) {
+            return fallback;
+        }
+        try {
+            int number = Integer.parseInt(value.trim());
+            if (number < min || number > max) {
+                throw new InvalidInputException(name, "must be between " + min + " and " + max + ", was " + number);
+            }
+            return number;
+        } catch (NumberFormatException e) {
+            throw new InvalidInputException(name, "must be a whole number, was '" + value + "'");
+        }
+    }
+
+    /**
+     * The queue a path segment names: a name that would be a dot segment ({@code .}, {@code ..}), which
+     * browsers resolve away, is written with a leading {@code ~}, a character no queue name has.
+     */
+    static QueueName queueNamed(String segment) {
+        return QueueName.of(segment.startsWith("~") ? segment.substring(1) : segment);
+    }
+
+    /** The path segment for {@code queue}, as {@link #queueNamed} reads it. */
+    static String segmentOf(QueueName queue) {
+        return queue.value().equals(".") || queue.value().equals("..") ? "~" + queue.value() : queue.value();
+    }
+
+    /**
+     * Refuses a queue that never held anything (a typo in the address, most likely) instead of showing
+     * it empty: its statistics show no task, total, pause or consumer, and the backend does not list it
+     * (the listing every page shares, so this costs no extra scan). Queues named with --queue exist.
+     */
+    private void requireExisting(QueueName queue, QueueStats stats) {
+        if (!stats.showsUse() && !directory.list().queues().contains(queue)) {
+            throw new QueueNotFound("queue " + queue + " does not exist on " + backend
+                    + " (nothing was ever published to it); check the name");
+        }
+    }
+
+    /** A queue that never held anything: answered 404. */
+    static final class QueueNotFound extends RuntimeException {
+        QueueNotFound(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    private static <T> List<T> first(List<T> items, int limit) {
+        return items.subList(0, Math.min(limit, items.size()));
+    }
+
+    private void spendRead() {
+        if (!budget.take()) {
+            throw overBudgetFailure();
+        }
+    }
+
+    private String overBudget() {
+        return "not read: the dashboard reads the backend at most " + budget.perSecond()
+                + " times a second; the page tries again on its next refresh";
+    }
+
+    private OverBudget overBudgetFailure() {
+        return new OverBudget(overBudget());
+    }
+
+    /** A read refused because the {@link ReadBudget} is spent: answered 503. */
+    static final class OverBudget extends RuntimeException {
+        OverBudget(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    static String describe(RuntimeException problem) {
+        return problem.getMessage() == null ? problem.getClass().getSimpleName() : problem.getMessage();
+    }
+
+    /** An answer: a status and a JSON body. */
+    record Reply(int status, JsonNode body) {
+        static Reply ok(JsonNode body) {
+            return new Reply(200, body);
+        }
+
+        static Reply error(int status, String message) {
+            return new Reply(status, JsonNodeFactory.instance.objectNode().put("error", message));
+        }
+    }
+}

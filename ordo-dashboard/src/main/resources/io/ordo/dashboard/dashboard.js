@@ -1,0 +1,480 @@
+// Ordo dashboard. Plain JavaScript, no build step: this file holds the state, the API calls, the
+// session, routing, the pages and the keys; dashboard-view.js (loaded first) the element, formatting
+// and chart functions it draws with. Every value from the API reaches the page as text.
+'use strict';
+
+(function () {
+  const TOKEN_KEY = 'ordo-dashboard-token';
+  const REFRESH_MS = 5000;
+  const PAGE_SIZE = 25;
+
+  const state = { page: null, actions: false, token: null, timer: null, lastQueue: null, navigated: true };
+
+  const { el, replace, number, rate, span, clock, when, preview, chart } = window.OrdoView;
+
+  // The path the dashboard is mounted under ('' at the root), as the server wrote it into the page.
+  const BASE = document.documentElement.dataset.base || '';
+  const $ = (id) => document.getElementById(id);
+  const enc = encodeURIComponent;
+  // A queue named '.' or '..' would be a dot segment that the browser resolves away: such a name
+  // is written '~.' or '~..' in paths ('~' is not allowed in queue names), as the server expects.
+  const queueSegment = (q) => (q === '.' || q === '..' ? '~' + q : enc(q));
+  const queueOf = (segment) => (segment.startsWith('~') ? segment.slice(1) : segment);
+
+  // ---- API ---------------------------------------------------------------------------------
+
+  async function get(path) {
+    // a dashboard started with --token-for-reads wants the token on reads too
+    const headers = state.token ? { Accept: 'application/json', 'X-Ordo-Token': state.token } : { Accept: 'application/json' };
+    const response = await fetch(BASE + '/api/' + path, { headers, cache: 'no-store' });
+    const body = await response.json().catch(() => ({ error: 'unreadable answer (' + response.status + ')' }));
+    return { status: response.status, body };
+  }
+
+  async function act(path, payload, success) {
+    if (!state.token) {
+      notify('Actions are locked: unlock them with the dashboard token first.', true);
+      return null;
+    }
+    let response;
+    try {
+      response = await fetch(BASE + '/api/' + path, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Ordo-Token': state.token },
+        body: JSON.stringify(payload || {}),
+      });
+    } catch (e) {
+      notify('The dashboard did not answer: ' + e.message, true);
+      return null;
+    }
+    const body = await response.json().catch(() => ({}));
+    if (response.status === 401 || response.status === 403) {
+      if (/token/.test(body.error || '')) forgetToken();
+      notify('Refused: ' + (body.error || response.status), true);
+      return null;
+    }
+    if (!response.ok) {
+      notify('Failed: ' + (body.error || response.status), true);
+      return null;
+    }
+    await refresh(); // the notice appears with the page that shows the action's effect
+    if (success) notify(success(body));
+    return body;
+  }
+
+  // ---- notices, dialogs, session -----------------------------------------------------------
+
+  function notify(message, error) {
+    replace($('notice'), el('p', { class: error ? 'error' : null, role: error ? 'alert' : null }, message));
+  }
+
+  /** Asks before an action; with {@code typed}, the operator must type that text first. */
+  function confirmAction(title, message, confirmLabel, typed) {
+    const dialog = $('confirm-dialog');
+    $('confirm-title').textContent = title;
+    $('confirm-message').textContent = message;
+    $('confirm-ok').textContent = confirmLabel;
+    const row = $('confirm-typed-row');
+    const input = $('confirm-typed');
+    row.hidden = !typed;
+    input.value = '';
+    $('confirm-expected').textContent = typed || '';
+    $('confirm-ok').disabled = !!typed;
+    input.oninput = () => { $('confirm-ok').disabled = input.value !== typed; };
+    dialog.returnValue = 'cancel';
+    return new Promise((resolve) => {
+      dialog.addEventListener('close', () => resolve(dialog.returnValue === 'confirm'), { once: true });
+      dialog.showModal();
+      (typed ? input : $('confirm-cancel')).focus();
+    });
+  }
+
+  function forgetToken() {
+    state.token = null;
+    sessionStorage.removeItem(TOKEN_KEY);
+    drawSession();
+  }
+
+  async function tryToken(token) {
+    const response = await fetch(BASE + '/api/session', {
+      method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Ordo-Token': token }, body: '{}',
+    });
+    if (response.ok) {
+      state.token = token;
+      sessionStorage.setItem(TOKEN_KEY, token);
+      return true;
+    }
+    const body = await response.json().catch(() => ({}));
+    notify('Token refused: ' + (body.error || response.status), true);
+    return false;
+  }
+
+  function unlock() {
+    const dialog = $('unlock-dialog');
+    $('unlock-token').value = '';
+    dialog.returnValue = 'cancel';
+    dialog.addEventListener('close', async () => {
+      const token = $('unlock-token').value.trim();
+      $('unlock-token').value = '';
+      if (dialog.returnValue === 'unlock' && token && await tryToken(token)) {
+        notify('Actions unlocked in this tab.');
+        drawSession();
+        await refresh();
+      }
+    }, { once: true });
+    dialog.showModal();
+    $('unlock-token').focus();
+  }
+
+  function drawSession() {
+    const box = $('session');
+    if (!state.actions) {
+      replace(box, el('span', { class: 'badge', title: 'started with --read-only' }, 'read-only'));
+    } else if (state.token) {
+      replace(box, el('span', { class: 'badge good', id: 'actions-state' }, 'actions unlocked'),
+        el('button', { type: 'button', id: 'lock', onclick: async () => { forgetToken(); await refresh(); } }, 'Lock'));
+    } else {
+      replace(box, el('span', { class: 'badge warn', id: 'actions-state' }, 'read-only'),
+        el('button', { type: 'button', id: 'unlock', onclick: unlock }, 'Unlock actions'));
+    }
+  }
+
+  /** A button for an action: disabled (with the reason on hover) while actions are locked. */
+  function actionButton(label, handler, attrs) {
+    const locked = !state.token;
+    return el('button', Object.assign({
+      type: 'button', onclick: handler, disabled: locked,
+      title: locked ? 'Unlock actions with the dashboard token first' : null,
+    }, attrs || {}), label);
+  }
+
+  // ---- routing -----------------------------------------------------------------------------
+
+  function route() {
+    const parts = location.pathname.slice(BASE.length).split('/').filter(Boolean).map(decodeURIComponent);
+    const query = new URLSearchParams(location.search);
+    if (parts.length === 0) return { kind: 'overview' };
+    if (parts[0] === 'queues' && parts.length === 2) return { kind: 'queue', queue: queueOf(parts[1]) };
+    if (parts[0] === 'queues' && parts[2] === 'dead-letters') {
+      return { kind: 'dead', queue: queueOf(parts[1]), page: Math.max(1, parseInt(query.get('page') || '1', 10) || 1) };
+    }
+    if (parts[0] === 'queues' && parts[2] === 'task') return { kind: 'task', queue: queueOf(parts[1]), id: query.get('id') || '' };
+    return { kind: 'missing' };
+  }
+
+  const queueHref = (q) => BASE + '/queues/' + queueSegment(q);
+  const deadHref = (q, page) => queueHref(q) + '/dead-letters' + (page && page > 1 ? '?page=' + page : '');
+  const taskHref = (q, id) => queueHref(q) + '/task?id=' + enc(id);
+
+  function crumbs(page) {
+    const parts = [el('a', { href: BASE + '/' }, 'Queues')];
+    if (page.queue) {
+      parts.push(el('span', { class: 'sep' }, '›'), el('a', { href: queueHref(page.queue) }, page.queue));
+      if (page.kind === 'dead') parts.push(el('span', { class: 'sep' }, '›'), el('span', {}, 'Dead letters'));
+      if (page.kind === 'task') parts.push(el('span', { class: 'sep' }, '›'), el('span', {}, 'Task'));
+    }
+    replace($('crumbs'), parts);
+    if (page.queue) $('find-queue').value = page.queue;
+  }
+
+  /** A selector that finds the focused control again after the page is drawn afresh. */
+  function focusKey(node) {
+    if (!node || !$('main').contains(node) || node === $('main')) return null;
+    if (node.id) return '#' + CSS.escape(node.id);
+    const label = node.getAttribute('aria-label');
+    if (label) return node.tagName.toLowerCase() + '[aria-label="' + CSS.escape(label) + '"]';
+    const href = node.getAttribute('href');
+    if (href) return 'a[href="' + CSS.escape(href) + '"]';
+    return null;
+  }
+
+  async function refresh() {
+    clearTimeout(state.timer);
+    const page = state.page;
+    const focused = focusKey(document.activeElement);
+    try {
+      if (page.kind === 'overview') await drawOverview();
+      else if (page.kind === 'queue') await drawQueue(page.queue);
+      else if (page.kind === 'dead') await drawDeadLetters(page.queue, page.page);
+      else if (page.kind === 'task') await drawTask(page.queue, page.id);
+      else replace($('main'), el('h1', {}, 'Not found'), el('p', {}, el('a', { href: BASE + '/' }, 'Back to the queues')));
+    } catch (e) {
+      replace($('main'), el('h1', {}, 'The dashboard did not answer'), el('p', { class: 'muted' }, String(e.message || e)));
+    }
+    const again = focused && document.querySelector(focused);
+    if (again) again.focus({ preventScroll: true });
+    if (state.navigated) {
+      state.navigated = false;
+      const heading = document.querySelector('main h1');
+      if (heading && document.activeElement === document.body) $('main').focus({ preventScroll: true });
+    }
+    if (page.kind === 'overview' || page.kind === 'queue') {
+      state.timer = setTimeout(() => { if (!document.hidden) refresh(); else state.timer = setTimeout(refresh, REFRESH_MS); }, REFRESH_MS);
+    }
+  }
+
+  function stamp(body) {
+    return el('span', { class: 'muted small', id: 'updated' },
+      'on ' + body.backend + ' · updated ' + new Date().toLocaleTimeString('en-GB', { hour12: false }));
+  }
+
+  function problem(body) {
+    replace($('main'), el('h1', {}, 'Cannot show this page'), el('p', { class: 'error', role: 'alert' }, body.error || 'failed'),
+      el('p', {}, el('a', { href: BASE + '/' }, 'Back to the queues')));
+  }
+
+  // ---- pages -------------------------------------------------------------------------------
+
+  async function drawOverview() {
+    const { status, body } = await get('overview');
+    if (status !== 200) return problem(body);
+    state.actions = body.actions;
+    drawSession();
+    if (!$('find-queue').value && body.queues.length) $('find-queue').value = body.queues[0].name;
+    const rows = body.queues.map((q) => {
+      const s = q.stats;
+      if (!s) {
+        return el('tr', { 'data-queue': q.name }, el('td', {}, el('a', { href: queueHref(q.name) }, q.name)),
+          el('td', { colspan: 8, class: 'error' }, q.error));
+      }
+      const cell = (field, value, cls) => el('td', { class: 'num ' + (cls || ''), 'data-field': field }, value);
+      return el('tr', { 'data-queue': q.name },
+        el('td', {}, el('a', { href: queueHref(q.name) }, q.name)),
+        cell('ready', number(s.ready)), cell('delayed', number(s.delayed)), cell('inFlight', number(s.inFlight)),
+        el('td', { class: 'num', 'data-field': 'dead' }, s.dead > 0 ? el('a', { href: deadHref(q.name) }, number(s.dead)) : '0'),
+        cell('lag', span(s.oldestDueAgeMillis)),
+        cell('ackedPerSecond', rate(q.ackedPerSecond)),
+        cell('consumers', number(s.liveConsumers)),
+        el('td', { 'data-field': 'paused' }, s.paused ? el('span', { class: 'badge warn' }, 'paused') : el('span', { class: 'badge good' }, 'running')));
+    });
+    const table = body.queues.length
+      ? el('table', { id: 'queues' },
+        el('caption', { class: 'muted small' }, 'Lag: how long the oldest due task has waited. Acked/s: over the last reading.'),
+        el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Queue'), ['Ready', 'Delayed', 'In flight', 'Dead', 'Lag', 'Acked/s', 'Consumers']
+          .map((h) => el('th', { scope: 'col', class: 'num' }, h)), el('th', { scope: 'col' }, 'State'))),
+        el('tbody', {}, rows))
+      : el('p', { class: 'muted' }, 'No queues hold any data on this backend yet.');
+    replace($('main'),
+      el('h1', {}, 'Queues', stamp(body)),
+      body.discoveryProblem ? el('p', { class: 'error', role: 'alert' }, body.discoveryProblem) : null,
+      chart(body.throughput, body.sampleEveryMillis, 'All queues'),
+      el('section', { class: 'panel' }, table,
+        body.totalQueues > body.queues.length ? el('p', { class: 'muted small' },
+          'showing the first ' + body.queues.length + ' of ' + number(body.totalQueues) + ' queues by name; open another with its address /queues/NAME') : null));
+  }
+
+  function card(label, value, field, alert) {
+    return el('div', { class: 'card' + (alert ? ' alert' : ''), 'data-field': field },
+      el('div', { class: 'label' }, label), el('div', { class: 'value' }, value));
+  }
+
+  function table(id, headings, rows, empty) {
+    if (!rows.length) return el('p', { class: 'muted', id }, empty);
+    return el('table', { id }, el('thead', {}, el('tr', {}, headings.map((h) =>
+      el('th', { scope: 'col', class: /^(Waiting|Due|In flight)$/.test(h) ? 'num' : null }, h)))), el('tbody', {}, rows));
+  }
+
+  function shown(list, total) {
+    return total > list.length ? el('p', { class: 'muted small' }, 'showing ' + list.length + ' of ' + number(total)) : null;
+  }
+
+  async function drawQueue(queue) {
+    const { status, body } = await get('queues/' + queueSegment(queue));
+    if (status !== 200) return problem(body);
+    state.actions = body.actions;
+    drawSession();
+    const s = body.stats;
+    const pause = s.paused
+      ? actionButton('Resume', () => act('queues/' + queueSegment(queue) + '/resume', {}, () => 'Queue ' + queue + ' resumed.'), { id: 'resume' })
+      : actionButton('Pause', async () => {
+        if (await confirmAction('Pause ' + queue + '?', 'Workers get nothing from this queue until it is resumed; publishing goes on.', 'Pause')) {
+          await act('queues/' + queueSegment(queue) + '/pause', {}, () => 'Queue ' + queue + ' paused.');
+        }
+      }, { id: 'pause' });
+    const sections = [];
+    const i = body.inspection;
+    if (i) {
+      const now = i.inspectedAt;
+      sections.push(el('div', { class: 'two' },
+        el('section', { class: 'panel' }, el('h2', {}, 'Busiest partitions'),
+          table('partitions', ['Partition', 'Kind', 'Waiting', 'Due'], i.busiestPartitions.map((p) => el('tr', { 'data-partition': p.partition },
+            el('td', {}, p.partition), el('td', {}, p.ordered ? 'ordered' : 'regular'),
+            el('td', { class: 'num' }, number(p.waiting)), el('td', { class: 'num' }, number(p.due)))), 'No partition has waiting tasks.'),
+          shown(i.busiestPartitions, i.totalPartitions)),
+        el('section', { class: 'panel' }, el('h2', {}, 'Consumers'),
+          table('consumers', ['Consumer', 'State', 'Last heartbeat', 'In flight'], i.consumers.map((c) => el('tr', { 'data-consumer': c.consumer },
+            el('td', {}, c.consumer),
+            el('td', {}, c.alive ? el('span', { class: 'badge good' }, 'alive') : el('span', { class: 'badge bad' }, 'dead')),
+            el('td', {}, when(c.lastHeartbeat, now)), el('td', { class: 'num' }, number(c.inFlight)))), 'No consumer is registered.'),
+          shown(i.consumers, i.totalConsumers))));
+      sections.push(el('div', { class: 'two' },
+        el('section', { class: 'panel' }, el('h2', {}, 'Locked ordered partitions'),
+          table('locks', ['Partition', 'Held by', 'Since', 'In flight'], i.locks.map((l) => el('tr', { 'data-partition': l.partition },
+            el('td', {}, l.partition), el('td', {}, l.holder), el('td', {}, when(l.since, now)),
+            el('td', { class: 'num' }, number(l.inFlight)))), 'No ordered partition is held.'),
+          shown(i.locks, i.totalLocks)),
+        el('section', { class: 'panel' }, el('h2', {}, 'Blocked partitions'),
+          table('blocks', ['Partition', 'Until', ''], i.blocks.map((b) => el('tr', { 'data-partition': b.partition },
+            el('td', {}, b.partition), el('td', {}, when(b.until, now)),
+            el('td', {}, actionButton('Unblock', () => act('queues/' + queueSegment(queue) + '/partitions/unblock', { partition: b.partition },
+              () => 'Partition ' + b.partition + ' unblocked.'), { 'aria-label': 'Unblock ' + b.partition })))), 'No partition is blocked.'),
+          shown(i.blocks, i.totalBlocks))));
+    } else {
+      sections.push(el('p', { class: 'error', role: 'alert' }, 'Partitions and consumers unavailable: ' + body.inspectionProblem));
+    }
+    replace($('main'),
+      el('h1', {}, 'Queue ' + queue, s.paused ? el('span', { class: 'badge warn', id: 'paused' }, 'paused') : null, stamp(body)),
+      el('div', { class: 'actions' }, pause,
+        el('a', { href: deadHref(queue), id: 'dead-link' }, 'Dead letters (' + number(s.dead) + ')')),
+      el('div', { class: 'cards' },
+        card('Ready', number(s.ready), 'ready'), card('Delayed', number(s.delayed), 'delayed'),
+        card('In flight', number(s.inFlight), 'inFlight'), card('Dead', number(s.dead), 'dead', s.dead > 0),
+        card('Lag', span(s.oldestDueAgeMillis), 'lag'), card('Live consumers', number(s.liveConsumers), 'liveConsumers'),
+        card('Active partitions', number(s.activePartitions), 'activePartitions'),
+        card('Locked', number(s.lockedPartitions), 'lockedPartitions'), card('Blocked', number(s.blockedPartitions), 'blockedPartitions'),
+        card('Published', number(s.publishedTotal), 'publishedTotal'), card('Acked', number(s.ackedTotal), 'ackedTotal'),
+        card('Dead-lettered', number(s.deadLetteredTotal), 'deadLetteredTotal')),
+      chart(body.throughput, body.sampleEveryMillis, 'Queue ' + queue),
+      sections);
+  }
+
+  async function drawDeadLetters(queue, page) {
+    const offset = (page - 1) * PAGE_SIZE;
+    const { status, body } = await get('queues/' + queueSegment(queue) + '/dead-letters?offset=' + offset + '&limit=' + PAGE_SIZE);
+    if (status !== 200) return problem(body);
+    state.actions = body.actions;
+    drawSession();
+    const base = 'queues/' + queueSegment(queue) + '/dead-letters/';
+    const rows = body.items.map((d) => el('tr', { 'data-id': d.id },
+      el('td', {}, el('a', { href: taskHref(queue, d.id) }, d.id)),
+      el('td', {}, d.partition),
+      el('td', { class: 'num' }, number(d.attempts)),
+      el('td', {}, el('time', { datetime: new Date(d.deadAt).toISOString() }, clock(d.deadAt))),
+      el('td', { class: 'reason' }, preview(d.reason, 'preview reason')),
+      el('td', { 'data-field': 'payload' }, preview(d.payload)),
+      el('td', {}, el('div', { class: 'actions' },
+        actionButton('Redrive', () => act(base + 'redrive', { ids: [d.id] }, (r) => r.count === 1 ? 'Redrove ' + d.id + '.' : d.id + ': ' + r.outcomes[d.id] + '.'),
+          { class: 'redrive', 'aria-label': 'Redrive ' + d.id }),
+        actionButton('Delete', async () => {
+          if (await confirmAction('Delete dead letter ' + d.id + '?', 'It is deleted for good.', 'Delete')) {
+            await act(base + 'purge', { ids: [d.id] }, (r) => 'Deleted ' + r.count + ' dead letter.');
+          }
+        }, { class: 'danger delete', 'aria-label': 'Delete ' + d.id })))));
+    const pages = Math.max(1, Math.ceil(body.total / PAGE_SIZE));
+    const pager = el('nav', { class: 'pager', 'aria-label': 'Pages' },
+      page > 1 ? el('a', { href: deadHref(queue, page - 1), rel: 'prev', id: 'prev-page' }, '← Previous') : null,
+      el('span', { class: 'muted' }, 'page ' + page + ' of ' + pages + (body.items.length
+        ? ' · ' + (offset + 1) + '–' + (offset + body.items.length) + ' of ' + number(body.total) : '')),
+      page < pages ? el('a', { href: deadHref(queue, page + 1), rel: 'next', id: 'next-page' }, 'Next →') : null);
+    replace($('main'),
+      el('h1', {}, 'Dead letters of ' + queue, el('span', { class: 'badge' + (body.total ? ' bad' : ''), id: 'dead-total' }, number(body.total))),
+      el('div', { class: 'actions' },
+        actionButton('Redrive all', async () => {
+          if (await confirmAction('Redrive every dead letter of ' + queue + '?', number(body.total) + ' tasks go back to their partitions with attempts reset.', 'Redrive all')) {
+            await act(base + 'redrive-all', {}, (r) => 'Redrove ' + r.count + ' dead letters.');
+          }
+        }, { id: 'redrive-all', disabled: !state.token || body.total === 0 }),
+        actionButton('Purge all', async () => {
+          if (await confirmAction('Purge every dead letter of ' + queue + '?', number(body.total) + ' dead letters are deleted for good.', 'Purge all', queue)) {
+            await act(base + 'purge-all', {}, (r) => 'Purged ' + r.count + ' dead letters.');
+          }
+        }, { id: 'purge-all', class: 'danger', disabled: !state.token || body.total === 0 }),
+        el('button', { type: 'button', onclick: refresh }, 'Refresh'),
+        el('span', { class: 'muted small' }, 'oldest first · payloads and reasons shown as text, cut at 200 and 300 characters')),
+      el('section', { class: 'panel' }, rows.length
+        ? el('table', { id: 'dead-letters' }, el('thead', {}, el('tr', {}, ['Id', 'Partition', 'Attempts', 'Died', 'Reason', 'Payload', '']
+          .map((h) => el('th', { scope: 'col', class: h === 'Attempts' ? 'num' : null }, h)))), el('tbody', {}, rows))
+        : el('p', { class: 'muted' }, 'No dead letters here.'), pager));
+  }
+
+  async function drawTask(queue, id) {
+    if (!id) return problem({ error: 'no task id given' });
+    const { status, body } = await get('queues/' + queueSegment(queue) + '/task?id=' + enc(id));
+    if (status !== 200) {
+      replace($('main'), el('h1', {}, 'Task ' + id), el('p', { role: 'alert', id: 'task-missing' }, body.error),
+        el('p', {}, el('a', { href: queueHref(queue) }, 'Back to queue ' + queue)));
+      return;
+    }
+    state.actions = body.actions;
+    drawSession();
+    const fields = [['State', body.state + (body.holder ? ' (held by ' + body.holder + ')' : '')],
+      ['Partition', body.partition + (body.ordered ? ' (ordered)' : '')], ['Priority', String(body.priority)],
+      ['Attempts', String(body.attempts)], ['Published', clock(body.publishedAt)], ['Due', clock(body.dueAt)],
+      ['Ready', clock(body.readyAt)]];
+    const cancellable = body.state !== 'in-flight';
+    replace($('main'),
+      el('h1', {}, 'Task ' + body.id),
+      el('div', { class: 'actions' },
+        cancellable ? actionButton('Cancel task', async () => {
+          if (await confirmAction('Cancel task ' + body.id + '?', 'The task is deleted; it will not run.', 'Cancel task')) {
+            const r = await act('queues/' + queueSegment(queue) + '/task/cancel', { id: body.id }, (r) => body.id + ': ' + r.outcome + '.');
+            if (r) location.assign(queueHref(queue));
+          }
+        }, { class: 'danger', id: 'cancel-task' }) : el('span', { class: 'muted small' }, 'in flight: cannot be cancelled'),
+        body.state === 'dead' ? el('a', { href: deadHref(queue) }, 'Dead letters') : null),
+      el('section', { class: 'panel' }, el('dl', { class: 'fields', id: 'task-fields' },
+        fields.map(([name, value]) => [el('dt', {}, name), el('dd', {}, value)]),
+        Object.entries(body.headers).map(([name, value]) => [el('dt', {}, 'header ' + name), el('dd', {}, value)]))),
+      body.lastError ? el('section', { class: 'panel' }, el('h2', {}, 'Last error'), preview(body.lastError, 'block', 'task-last-error')) : null,
+      el('section', { class: 'panel' }, el('h2', {}, 'Payload (' + number(body.payload.bytes) + ' bytes)'), preview(body.payload, 'block', 'task-payload')));
+  }
+
+  // ---- keyboard ------------------------------------------------------------------------------
+
+  function onKey(event) {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const target = event.target;
+    if (target.closest && target.closest('input, textarea, select, dialog')) return;
+    const page = state.page;
+    const go = (href) => { event.preventDefault(); location.assign(href); };
+    switch (event.key) {
+      case 'o': return go(BASE + '/');
+      case 'q': if (page.queue) go(queueHref(page.queue)); return;
+      case 'd': if (page.queue) go(deadHref(page.queue)); return;
+      case 'r': event.preventDefault(); refresh(); return;
+      case '/': event.preventDefault(); $('find-id').focus(); return;
+      case 'n': if ($('next-page')) go($('next-page').getAttribute('href')); return;
+      case 'p': if ($('prev-page')) go($('prev-page').getAttribute('href')); return;
+      default: return;
+    }
+  }
+
+  // ---- start ---------------------------------------------------------------------------------
+
+  // The printed link carries the token in the fragment, which never reaches a server or a log:
+  // keep it for this tab and take it out of the address bar at once.
+  async function takeTokenFromAddress() {
+    if (!location.hash.startsWith('#token=')) return false;
+    const token = decodeURIComponent(location.hash.slice('#token='.length));
+    history.replaceState(null, '', location.pathname + location.search);
+    if (token) await tryToken(token).catch(() => false);
+    return true;
+  }
+
+  async function start() {
+    if (!await takeTokenFromAddress()) {
+      state.token = sessionStorage.getItem(TOKEN_KEY);
+    }
+    // the link pasted into a tab that already shows the dashboard changes only the fragment: no new page load
+    window.addEventListener('hashchange', async () => {
+      if (await takeTokenFromAddress()) {
+        drawSession();
+        await refresh();
+      }
+    });
+    state.actions = true;
+    state.page = route();
+    crumbs(state.page);
+    drawSession();
+    document.addEventListener('keydown', onKey);
+    $('find-task').addEventListener('submit', (event) => {
+      event.preventDefault();
+      const queue = $('find-queue').value.trim();
+      const id = $('find-id').value.trim();
+      if (queue && id) location.assign(taskHref(queue, id));
+    });
+    await refresh();
+  }
+
+  document.addEventListener('DOMContentLoaded', start);
+}());

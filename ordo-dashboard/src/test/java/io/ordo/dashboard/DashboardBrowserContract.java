@@ -1,0 +1,352 @@
+package io.ordo.dashboard;
+
+import io.ordo.domain.ConsumerId;
+import io.ordo.domain.Lease;
+import io.ordo.domain.NewTask;
+import io.ordo.domain.Partition;
+import io.ordo.domain.Priority;
+import io.ordo.domain.QueueName;
+import io.ordo.domain.TaskId;
+import io.ordo.domain.TaskState;
+import io.ordo.ports.QueueStats;
+import io.ordo.ports.TaskSnapshot;
+import io.ordo.ports.TaskStore;
+import io.ordo.ports.TaskStoreFactory;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.interactions.Actions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import static io.ordo.dashboard.HeadlessChromium.await;
+import static io.ordo.dashboard.HeadlessChromium.click;
+import static io.ordo.dashboard.HeadlessChromium.find;
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The dashboard in a real headless browser, on one backend: what the pages show is what the
+ * store reports, actions from the page reach the store, requests without the token change
+ * nothing, and payloads are shown as text. Each test has a queue of its own.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class DashboardBrowserContract {
+    static final String TOKEN = "browser-test-token-0123456789";
+    private static final String TOKEN_KEY = "ordo-dashboard-token";
+
+    private TaskStoreFactory stores;
+    private DashboardServer server;
+
+    /** The backend under test, opened once per class. */
+    abstract TaskStoreFactory openStores();
+
+    abstract String backend();
+
+    /** Called after the stores are closed. */
+    void stopBackend() {
+    }
+
+    @BeforeAll
+    void startDashboard() throws Exception {
+        stores = openStores();
+        server = DashboardServer.start(stores, backend(), new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                AccessGuard.withToken(TOKEN, InetAddress.getLoopbackAddress()), List.of(), Duration.ofMillis(200));
+        HeadlessChromium.driver();
+    }
+
+    @AfterAll
+    void stopDashboard() {
+        if (server != null) {
+            server.close();
+        }
+        if (stores != null) {
+            stores.close();
+        }
+        stopBackend();
+    }
+
+    @Test
+    void the_overview_and_the_queue_page_show_what_the_store_reports() {
+        QueueName queue = freshQueue();
+        TaskStore store = stores.forQueue(queue);
+        ConsumerId worker = ConsumerId.of("browser-worker-1");
+        store.publish(List.of(newTask("first-ordered", Partition.ordered("account-9"), 10, Duration.ZERO, "{}"),
+                newTask("second-ordered", Partition.ordered("account-9"), 10, Duration.ZERO, "{}")));
+        store.heartbeat(worker, Duration.ofMinutes(5));
+        List<TaskId> held = store.consume(worker, 2, Duration.ZERO).stream().map(Lease::id).toList();
+        List<NewTask> more = new ArrayList<>();
+        for (int i = 0; i < 7; i++) {
+            more.add(newTask("mail-" + i, Partition.regular("emails"), 0, Duration.ZERO, "{}"));
+        }
+        for (int i = 0; i < 3; i++) {
+            more.add(newTask("later-" + i, Partition.regular("reminders"), 0, Duration.ofHours(1), "{}"));
+        }
+        more.add(newTask("doomed", Partition.regular("webhooks"), 50, Duration.ZERO, "{}"));
+        store.publish(more);
+        ConsumerId failing = ConsumerId.of("browser-worker-2");
+        store.heartbeat(failing, Duration.ofMinutes(5));
+        List<Lease> taken = store.consume(failing, 1, Duration.ZERO);
+        store.fail(failing, taken.stream().map(Lease::id).toList(), "gone for good");
+        store.blockPartition(Partition.regular("emails"), Duration.ofMinutes(10));
+        QueueStats stats = store.stats();
+        System.out.printf("%s: store reports ready %d, delayed %d, in flight %d, dead %d, locked %d, blocked %d%n",
+                backend(), stats.ready(), stats.delayed(), stats.inFlight(), stats.dead(), stats.lockedPartitions(),
+                stats.blockedPartitions());
+        assertThat(held).hasSize(2);
+        assertThat(stats.lockedPartitions()).isEqualTo(1);
+        assertThat(stats.dead()).isEqualTo(1);
+
+        open("/", false);
+        String row = "tr[data-queue='" + queue + "'] ";
+        assertCell(row + "td[data-field='ready']", stats.ready());
+        assertCell(row + "td[data-field='delayed']", stats.delayed());
+        assertCell(row + "td[data-field='inFlight']", stats.inFlight());
+        assertCell(row + "td[data-field='dead']", stats.dead());
+        assertThat(find(By.cssSelector(row + "td[data-field='paused']")).getText()).isEqualTo("running");
+
+        click(By.cssSelector(row + "a"));
+        await("the queue page", driver -> driver.getCurrentUrl().endsWith("/queues/" + queue));
+        assertCell("div.card[data-field='ready'] .value", stats.ready());
+        assertCell("div.card[data-field='delayed'] .value", stats.delayed());
+        assertCell("div.card[data-field='inFlight'] .value", stats.inFlight());
+        assertCell("div.card[data-field='dead'] .value", stats.dead());
+        assertCell("div.card[data-field='lockedPartitions'] .value", stats.lockedPartitions());
+        assertCell("div.card[data-field='blockedPartitions'] .value", stats.blockedPartitions());
+        WebElement lock = find(By.cssSelector("#locks tr[data-partition='!account-9']"));
+        assertThat(lock.getText()).contains("browser-worker-1", "ago");
+        assertThat(find(By.cssSelector("#blocks tr[data-partition='emails']")).getText()).contains("in 9 min");
+        assertThat(find(By.cssSelector("#consumers tr[data-consumer='browser-worker-1']")).getText()).contains("alive");
+        assertThat(find(By.cssSelector("#partitions tr[data-partition='emails']")).getText()).contains("7");
+        await("the throughput chart", driver -> !driver.findElements(By.cssSelector("#throughput svg polyline")).isEmpty());
+    }
+
+    @Test
+    void queues_named_dot_and_dot_dot_open_from_the_overview() {
+        for (String name : List.of(".", "..")) {
+            stores.forQueue(QueueName.of(name)).publish(List.of(newTask("odd-" + name.length(), Partition.regular("p"), 0,
+                    Duration.ZERO, "{}")));
+        }
+        for (String name : List.of(".", "..")) {
+            open("/", false);
+            click(By.cssSelector("tr[data-queue='" + name + "'] a"));
+            await("the queue page of '" + name + "'", driver -> driver.getCurrentUrl().endsWith("/queues/~" + name));
+            assertCell("div.card[data-field='ready'] .value", 1);
+            assertThat(find(By.cssSelector("#crumbs")).getText()).endsWith(name);
+        }
+    }
+
+    @Test
+    void a_dead_letter_redriven_from_the_page_is_back_in_its_partition() {
+        QueueName queue = freshQueue();
+        TaskStore store = stores.forQueue(queue);
+        TaskId id = deadLetter(store, "invoice-17", Partition.regular("invoices"), "{\"invoice\":17}", "PDF renderer crashed");
+        assertThat(store.get(id)).map(TaskSnapshot::state).contains(TaskState.DEAD);
+
+        open("/queues/" + queue + "/dead-letters", true);
+        WebElement row = find(By.cssSelector("tr[data-id='invoice-17']"));
+        assertThat(row.getText()).contains("invoices", "PDF renderer crashed", "{\"invoice\":17}");
+        row.findElement(By.cssSelector("button.redrive")).click();
+        await("the page to confirm the redrive", driver -> driver.findElement(By.id("notice")).getText().contains("Redrove invoice-17"));
+        find(By.xpath("//p[text()='No dead letters here.']"));
+
+        TaskSnapshot back = store.get(id).orElseThrow();
+        assertThat(back.state()).isEqualTo(TaskState.PENDING);
+        assertThat(back.task().partition()).isEqualTo(Partition.regular("invoices"));
+        assertThat(back.task().attempts()).isZero();
+        assertThat(store.stats().dead()).isZero();
+        List<Lease> again = store.consume(ConsumerId.of("after-redrive"), 1, Duration.ZERO);
+        assertThat(again).extracting(Lease::id).containsExactly(id);
+    }
+
+    @Test
+    void pause_resume_and_unblock_from_the_queue_page_reach_the_store() {
+        QueueName queue = freshQueue();
+        TaskStore store = stores.forQueue(queue);
+        store.publish(List.of(newTask("report-1", Partition.regular("reports"), 0, Duration.ZERO, "{}")));
+        store.blockPartition(Partition.regular("reports"), Duration.ofMinutes(10));
+
+        open("/queues/" + queue, true);
+        click(By.cssSelector("#blocks button[aria-label='Unblock reports']"));
+        await("the page to confirm the unblock", driver -> driver.findElement(By.id("notice")).getText().contains("unblocked"));
+        assertThat(store.inspect(10).blocks()).isEmpty();
+
+        click(By.id("pause"));
+        click(By.id("confirm-ok"));
+        find(By.id("paused"));
+        assertThat(store.stats().paused()).isTrue();
+        click(By.id("resume"));
+        await("the page to show the queue running", driver -> driver.findElements(By.id("paused")).isEmpty());
+        assertThat(store.stats().paused()).isFalse();
+    }
+
+    @Test
+    void without_the_token_nothing_can_be_purged() {
+        QueueName queue = freshQueue();
+        TaskStore store = stores.forQueue(queue);
+        deadLetter(store, "keep-1", Partition.regular("orders"), "{}", "boom");
+        deadLetter(store, "keep-2", Partition.regular("orders"), "{}", "boom");
+
+        open("/queues/" + queue + "/dead-letters", false);
+        find(By.cssSelector("tr[data-id='keep-2']"));
+        assertThat(find(By.id("purge-all")).isEnabled()).as("Purge all without the token").isFalse();
+        assertThat(find(By.cssSelector("tr[data-id='keep-1'] button.delete")).isEnabled()).isFalse();
+        assertThat(find(By.id("actions-state")).getText()).isEqualTo("read-only");
+
+        String purgeAll = "/api/queues/" + queue + "/dead-letters/purge-all";
+        Map<?, ?> withoutToken = post(purgeAll, null);
+        Map<?, ?> wrongToken = post(purgeAll, "not-the-token-at-all");
+        Map<?, ?> oneWithoutToken = post("/api/queues/" + queue + "/dead-letters/purge", null);
+        System.out.printf("%s: purge without token -> %s, with a wrong token -> %s%n", backend(),
+                withoutToken.get("status"), wrongToken.get("status"));
+        assertThat(withoutToken.get("status")).isEqualTo(401L);
+        assertThat(String.valueOf(withoutToken.get("body"))).contains("X-Ordo-Token");
+        assertThat(wrongToken.get("status")).isEqualTo(403L);
+        assertThat(oneWithoutToken.get("status")).isEqualTo(401L);
+        assertThat(store.stats().dead()).isEqualTo(2);
+        assertThat(store.deadLetters(0, 10).items()).hasSize(2);
+
+        // the same page with the token purges, after the operator types the queue's name
+        open("/queues/" + queue + "/dead-letters", true);
+        find(By.cssSelector("tr[data-id='keep-2']"));
+        find(By.id("purge-all")).click();
+        WebElement confirm = find(By.id("confirm-ok"));
+        assertThat(confirm.isEnabled()).as("Confirm before the queue's name is typed").isFalse();
+        find(By.id("confirm-typed")).sendKeys(queue.value());
+        confirm.click();
+        await("the page to confirm the purge", driver -> driver.findElement(By.id("notice")).getText().contains("Purged 2"));
+        assertThat(store.stats().dead()).isZero();
+    }
+
+    @Test
+    void payloads_and_reasons_are_shown_as_text() {
+        QueueName queue = freshQueue();
+        TaskStore store = stores.forQueue(queue);
+        String hostile = "<script>window.ordoInjected = 1</script><img src=x onerror=\"window.ordoInjected = 2\">";
+        deadLetter(store, "hostile", Partition.regular("html"), hostile, "<b>bold?</b><script>window.ordoInjected = 3</script>");
+        String longPayload = "{\"data\":\"" + "x".repeat(600) + "\"}";
+        deadLetter(store, "long", Partition.regular("html"), longPayload, "too long");
+
+        open("/queues/" + queue + "/dead-letters", false);
+        WebElement payload = find(By.cssSelector("tr[data-id='hostile'] td[data-field='payload'] pre"));
+        assertThat(payload.getText()).isEqualTo(hostile);
+        assertThat(find(By.cssSelector("tr[data-id='hostile'] td.reason pre")).getText())
+                .isEqualTo("<b>bold?</b><script>window.ordoInjected = 3</script>");
+        WebElement cut = find(By.cssSelector("tr[data-id='long'] td[data-field='payload'] pre"));
+        assertThat(cut.getText()).hasSize(DashboardApi.PREVIEW_CHARS_IN_LIST).isEqualTo(longPayload.substring(0, 200));
+        assertThat(find(By.cssSelector("tr[data-id='long'] td[data-field='payload'] .cut")).getText())
+                .isEqualTo("cut (" + longPayload.length() + " bytes in all)");
+
+        open("/queues/" + queue + "/task?id=hostile", false);
+        assertThat(find(By.id("task-payload")).getText()).isEqualTo(hostile);
+        assertThat(find(By.id("task-last-error")).getText()).isEqualTo("<b>bold?</b><script>window.ordoInjected = 3</script>");
+        assertThat(driver().findElements(By.cssSelector("main script, main img, main b"))).isEmpty();
+        assertThat(js().executeScript("return typeof window.ordoInjected")).isEqualTo("undefined");
+    }
+
+    @Test
+    void the_pages_work_from_the_keyboard() {
+        QueueName queue = freshQueue();
+        TaskStore store = stores.forQueue(queue);
+        deadLetter(store, "kbd-1", Partition.regular("keys"), "{\"k\":1}", "no mouse");
+
+        open("/queues/" + queue, false);
+        WebElement deadLink = find(By.id("dead-link"));
+        js().executeScript("arguments[0].focus()", deadLink);
+        new Actions(driver()).sendKeys("r").perform();
+        await("r to draw the page afresh", ExpectedConditions.stalenessOf(deadLink));
+        assertThat(driver().switchTo().activeElement().getAttribute("id")).as("focus kept across a refresh").isEqualTo("dead-link");
+        new Actions(driver()).sendKeys(Keys.ENTER).perform();
+        await("Enter on the link to open the dead letters", driver -> driver.getCurrentUrl().endsWith("/dead-letters"));
+        driver().navigate().back();
+        find(By.id("dead-link"));
+        new Actions(driver()).sendKeys("d").perform();
+        await("d to open the dead letters", driver -> driver.getCurrentUrl().endsWith("/queues/" + queue + "/dead-letters"));
+        find(By.cssSelector("tr[data-id='kbd-1']"));
+        new Actions(driver()).sendKeys("/").perform();
+        WebElement id = driver().switchTo().activeElement();
+        assertThat(id.getAttribute("id")).isEqualTo("find-id");
+        id.sendKeys("kbd-1", Keys.ENTER);
+        await("Enter to open the task", driver -> driver.getCurrentUrl().contains("/task?id=kbd-1"));
+        assertThat(find(By.cssSelector("#task-fields")).getText()).contains("dead", "keys");
+        new Actions(driver()).sendKeys("o").perform();
+        await("o to open the overview", driver -> driver.getCurrentUrl().matches("http://[^/]+/"));
+        find(By.cssSelector("tr[data-queue='" + queue + "']"));
+    }
+
+    // ---- helpers ----------------------------------------------------------------------------
+
+    private QueueName freshQueue() {
+        return QueueName.of("dash-" + UUID.randomUUID().toString().substring(0, 8));
+    }
+
+    private static NewTask newTask(String id, Partition partition, int priority, Duration delay, String payload) {
+        return new NewTask(TaskId.of(id), partition, Priority.of(priority), payload.getBytes(UTF_8), delay, Map.of());
+    }
+
+    /** Publishes a task and fails it at once: a dead letter with that reason. */
+    private static TaskId deadLetter(TaskStore store, String id, Partition partition, String payload, String reason) {
+        store.publish(List.of(newTask(id, partition, Priority.MAX, Duration.ZERO, payload)));
+        ConsumerId consumer = ConsumerId.of("dead-letter-maker");
+        List<Lease> leases = store.consume(consumer, 1, Duration.ZERO);
+        assertThat(leases).extracting(Lease::id).containsExactly(TaskId.of(id));
+        store.fail(consumer, List.of(TaskId.of(id)), reason);
+        return TaskId.of(id);
+    }
+
+    /** Loads a page with or without the token in this tab's session storage. */
+    private void open(String path, boolean withToken) {
+        WebDriver driver = driver();
+        // session storage belongs to the origin: set it on a cheap page of the dashboard, then load the real one
+        driver.get(server.url() + "static/favicon.svg");
+        if (withToken) {
+            js().executeScript("sessionStorage.setItem(arguments[0], arguments[1])", TOKEN_KEY, TOKEN);
+        } else {
+            js().executeScript("sessionStorage.clear()");
+        }
+        driver.get(server.url() + path.substring(1));
+        find(By.cssSelector("main h1"));
+    }
+
+    /** A POST from the dashboard's own page, as its script would send it; the status and the JSON body. */
+    private Map<?, ?> post(String path, String token) {
+        Object result = js().executeAsyncScript("""
+                const done = arguments[arguments.length - 1];
+                const headers = {'Content-Type': 'application/json'};
+                if (arguments[1]) headers['X-Ordo-Token'] = arguments[1];
+                fetch(arguments[0], {method: 'POST', headers, body: JSON.stringify({ids: ['keep-1']})})
+                  .then(r => r.json().then(body => done({status: r.status, body: JSON.stringify(body)})))
+                  .catch(e => done({status: -1, body: String(e)}));
+                """, path, token);
+        return (Map<?, ?>) result;
+    }
+
+    private void assertCell(String css, long expected) {
+        String text = Long.toString(expected);
+        await(css + " to show " + text, driver -> {
+            List<WebElement> cells = driver.findElements(By.cssSelector(css));
+            return !cells.isEmpty() && cells.get(0).getText().replace(",", "").equals(text);
+        });
+    }
+
+    private static WebDriver driver() {
+        return HeadlessChromium.driver();
+    }
+
+    private static JavascriptExecutor js() {
+        return (JavascriptExecutor) driver();
+    }
+}

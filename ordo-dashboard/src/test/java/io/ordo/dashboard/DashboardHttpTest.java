@@ -1,0 +1,149 @@
+package io.ordo.dashboard;
+
+import com.google.inject.Guice;
+import io.ordo.domain.ConsumerId;
+import io.ordo.domain.NewTask;
+import io.ordo.domain.Partition;
+import io.ordo.domain.Priority;
+import io.ordo.domain.QueueName;
+import io.ordo.domain.TaskId;
+import io.ordo.inmemory.InMemoryQueueModule;
+import io.ordo.ports.Clock;
+import io.ordo.ports.TaskStore;
+import io.ordo.ports.TaskStoreFactory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The dashboard's HTTP rules without a browser, with every header under the test's control: what
+ * a forged cross-site request, a rebound host name or a wrong body gets, and the headers every
+ * answer carries.
+ */
+class DashboardHttpTest {
+    private static final String TOKEN = "http-test-token-0123456789";
+    private static final QueueName QUEUE = QueueName.of("http-test");
+
+    private TaskStoreFactory stores;
+    private DashboardServer server;
+
+    @BeforeEach
+    void start() {
+        stores = Guice.createInjector(new InMemoryQueueModule(Clock.system())).getInstance(TaskStoreFactory.class);
+        TaskStore store = stores.forQueue(QUEUE);
+        store.publish(List.of(new NewTask(TaskId.of("dead-1"), Partition.regular("p"), Priority.DEFAULT, "{}".getBytes(UTF_8),
+                Duration.ZERO, Map.of())));
+        ConsumerId consumer = ConsumerId.of("c");
+        store.consume(consumer, 1, Duration.ZERO);
+        store.fail(consumer, List.of(TaskId.of("dead-1")), "boom");
+        server = DashboardServer.start(stores, "inmemory", new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                AccessGuard.withToken(TOKEN, InetAddress.getLoopbackAddress()), List.of(), Duration.ofSeconds(5));
+    }
+
+    @AfterEach
+    void stop() {
+        server.close();
+        stores.close();
+    }
+
+    @Test
+    void a_purge_needs_the_token_the_own_origin_and_a_json_body() throws IOException {
+        String purge = "/api/queues/http-test/dead-letters/purge-all";
+        String json = "Content-Type: application/json\r\n";
+        assertThat(request("POST", purge, json, "{}")).startsWith("HTTP/1.1 401").contains("X-Ordo-Token");
+        assertThat(request("POST", purge, json + "X-Ordo-Token: wrong-token-0123456789\r\n", "{}"))
+                .startsWith("HTTP/1.1 403").contains("wrong dashboard token");
+        assertThat(request("POST", purge, json + token() + "Origin: http://evil.example\r\n", "{}"))
+                .startsWith("HTTP/1.1 403").contains("cross-origin request refused");
+        assertThat(request("POST", purge, json + token() + "Sec-Fetch-Site: cross-site\r\n", "{}"))
+                .startsWith("HTTP/1.1 403").contains("cross-site request refused");
+        assertThat(request("POST", purge, "Content-Type: text/plain\r\n" + token(), "{}"))
+                .startsWith("HTTP/1.1 400").contains("Content-Type");
+        assertThat(request("GET", purge, token(), "")).as("a GET never acts").startsWith("HTTP/1.1 404");
+        assertThat(stores.forQueue(QUEUE).stats().dead()).isEqualTo(1);
+
+        assertThat(request("POST", purge, json + token() + "Origin: http://127.0.0.1:" + server.port() + "\r\n"
+                + "Sec-Fetch-Site: same-origin\r\n", "{}")).startsWith("HTTP/1.1 200").contains("\"count\":1");
+        assertThat(stores.forQueue(QUEUE).stats().dead()).isZero();
+    }
+
+    @Test
+    void a_dashboard_on_loopback_answers_only_to_loopback_host_names() throws IOException {
+        assertThat(requestWithHost("evil.example:" + server.port(), "/api/overview")).startsWith("HTTP/1.1 421");
+        assertThat(requestWithHost("localhost:" + server.port(), "/api/overview")).startsWith("HTTP/1.1 200");
+        assertThat(requestWithHost("[::1]:" + server.port(), "/api/overview")).startsWith("HTTP/1.1 200");
+    }
+
+    @Test
+    void every_answer_forbids_inline_scripts_framing_and_sniffing() throws IOException {
+        for (String path : List.of("/", "/queues/http-test/dead-letters", "/static/dashboard.js",
+                "/static/dashboard-view.js", "/api/overview")) {
+            String answer = request("GET", path, "", "").toLowerCase();
+            assertThat(answer).as(path).startsWith("http/1.1 200")
+                    .contains("content-security-policy: default-src 'none'; script-src 'self'; style-src 'self';")
+                    .contains("x-content-type-options: nosniff").contains("x-frame-options: deny")
+                    .doesNotContain("access-control-allow-origin");
+        }
+        assertThat(request("GET", "/", "", "")).doesNotContain("<script>").doesNotContain("style=")
+                .contains("<script src=\"/static/dashboard.js\" defer></script>")
+                .contains("<script src=\"/static/dashboard-view.js\" defer></script>\n  <script src=\"/static/dashboard.js\"");
+        assertThat(request("GET", "/nothing-here", "", "")).startsWith("HTTP/1.1 404");
+        assertThat(request("GET", "/api/queues/http-test/dead-letters?limit=101", "", ""))
+                .startsWith("HTTP/1.1 400").contains("limit: must be between 1 and 100");
+        assertThat(request("GET", "/api/queues/bad%20name", "", "")).startsWith("HTTP/1.1 400").contains("queue");
+    }
+
+    @Test
+    void a_queue_that_never_held_anything_is_said_not_to_exist_instead_of_shown_empty() throws IOException {
+        for (String path : List.of("/api/queues/typo", "/api/queues/typo/dead-letters", "/api/queues/typo/task?id=t-1")) {
+            assertThat(request("GET", path, "", "")).as(path).startsWith("HTTP/1.1 404")
+                    .contains("queue typo does not exist on inmemory (nothing was ever published to it)");
+        }
+        assertThat(request("GET", "/api/queues/http-test/task?id=nothing", "", "")).startsWith("HTTP/1.1 404")
+                .contains("no task nothing in queue http-test");
+        assertThat(request("GET", "/api/queues/http-test", "", "")).startsWith("HTTP/1.1 200");
+
+        try (DashboardServer named = DashboardServer.start(stores, "inmemory", new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                AccessGuard.readOnly(InetAddress.getLoopbackAddress()), List.of(QueueName.of("named-empty")), Duration.ofSeconds(5))) {
+            assertThat(RawHttp.get(named.port(), "/api/queues/named-empty", ""))
+                    .as("a queue named with --queue shows even while it holds nothing").startsWith("HTTP/1.1 200");
+        }
+    }
+
+    private static String token() {
+        return "X-Ordo-Token: " + TOKEN + "\r\n";
+    }
+
+    private String request(String method, String path, String headers, String body) throws IOException {
+        return raw(method + " " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + server.port() + "\r\n" + headers
+                + "Content-Length: " + body.getBytes(UTF_8).length + "\r\nConnection: close\r\n\r\n" + body);
+    }
+
+    private String requestWithHost(String host, String path) throws IOException {
+        return raw("GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n");
+    }
+
+    private String raw(String request) throws IOException {
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
+            socket.setSoTimeout(10_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(request.getBytes(UTF_8));
+            out.flush();
+            InputStream in = socket.getInputStream();
+            return new String(in.readAllBytes(), UTF_8);
+        }
+    }
+}

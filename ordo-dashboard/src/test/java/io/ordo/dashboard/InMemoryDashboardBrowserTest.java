@@ -1,0 +1,19 @@
+package io.ordo.dashboard;
+
+import com.google.inject.Guice;
+import io.ordo.inmemory.InMemoryQueueModule;
+import io.ordo.ports.Clock;
+import io.ordo.ports.TaskStoreFactory;
+
+/** The dashboard's browser tests on the in-memory backend. */
+class InMemoryDashboardBrowserTest extends DashboardBrowserContract {
+    @Override
+    TaskStoreFactory openStores() {
+        return Guice.createInjector(new InMemoryQueueModule(Clock.system())).getInstance(TaskStoreFactory.class);
+    }
+
+    @Override
+    String backend() {
+        return "inmemory";
+    }
+}

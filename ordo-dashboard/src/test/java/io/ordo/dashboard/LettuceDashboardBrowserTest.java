@@ -1,0 +1,29 @@
+package io.ordo.dashboard;
+
+import io.ordo.lettuce.LettuceTaskStores;
+import io.ordo.ports.TaskStoreFactory;
+import io.ordo.redis.RedisOptions;
+import io.ordo.redis.testing.RedisServer;
+
+/** The dashboard's browser tests on Redis through Lettuce, against a private redis-server. */
+class LettuceDashboardBrowserTest extends DashboardBrowserContract {
+    private RedisServer redis;
+
+    @Override
+    TaskStoreFactory openStores() {
+        redis = RedisServer.start();
+        return LettuceTaskStores.factory(RedisOptions.create(redis.uri()));
+    }
+
+    @Override
+    String backend() {
+        return "lettuce at " + redis.uri();
+    }
+
+    @Override
+    void stopBackend() {
+        if (redis != null) {
+            redis.close();
+        }
+    }
+}
