@@ -158,7 +158,13 @@ elseif s.processing_timeout > 0 then
     end
     -- key order: within an ordered batch the first task by key is the one that timed out
     table.sort(overdue, function(a, b) return member_before(a.m, b.m) end)
-    for _, o in ipairs(overdue) do
+    for i, o in ipairs(overdue) do
+        if i % 8 == 0 and O.spent(began, O.CHUNK_MICROS) then
+            -- the rest next call: the slice is scanned again from where this call began, and what was
+            -- taken back is gone from it
+            next_cursor = cursor ~= '' and cursor or '\0'
+            break
+        end
         local r = load_held(o.holder, o.id)
         if r then -- not already returned with an earlier task of its batch
             local id, m = o.id, o.m
