@@ -135,16 +135,7 @@ public abstract class RedisChunkedOperationsKit {
 
     @Test
     void reclaim_takes_back_a_consumer_holding_many_tasks_in_several_bounded_calls_and_keeps_ordered_order() {
-        List<NewTask> batch = new ArrayList<>();
-        for (int i = 0; i < MANY; i++) {
-            batch.add(NewTask.builder(Partition.of("p-" + (i % 10)), new byte[8]).id("t-" + i).build());
-        }
-        for (int i = 0; i < 1_500; i++) {
-            batch.add(NewTask.builder(Partition.of("!o"), new byte[8]).id(String.format("o-%04d", i)).build());
-        }
-        for (int from = 0; from < batch.size(); from += 5_000) {
-            store.publish(batch.subList(from, Math.min(from + 5_000, batch.size())));
-        }
+        publishRegularAndOrdered();
         int held = 0;
         List<Lease> taken;
         while (!(taken = store.consume(WORKER, TaskStore.MAX_CONSUME, Duration.ZERO)).isEmpty()) {
@@ -175,16 +166,7 @@ public abstract class RedisChunkedOperationsKit {
     void reclaim_times_out_the_overdue_tasks_of_a_live_consumer_holding_many_in_several_bounded_calls() {
         store.configure(QueueSettings.builder().processingTimeout(Duration.ofSeconds(10))
                 .heartbeatTtl(Duration.ofMinutes(1)).build());
-        List<NewTask> batch = new ArrayList<>();
-        for (int i = 0; i < MANY; i++) {
-            batch.add(NewTask.builder(Partition.of("p-" + (i % 10)), new byte[8]).id("t-" + i).build());
-        }
-        for (int i = 0; i < 1_500; i++) {
-            batch.add(NewTask.builder(Partition.of("!o"), new byte[8]).id(String.format("o-%04d", i)).build());
-        }
-        for (int from = 0; from < batch.size(); from += 5_000) {
-            store.publish(batch.subList(from, Math.min(from + 5_000, batch.size())));
-        }
+        publishRegularAndOrdered();
         int regular = 0;
         int ordered = 0;
         List<Lease> taken;
@@ -259,6 +241,20 @@ public abstract class RedisChunkedOperationsKit {
             assertThat(backlog.waiting()).isEqualTo(14);
             assertThat(backlog.due()).isEqualTo(13);
         });
+    }
+
+    /** Publishes MANY tasks over ten regular partitions and 1,500 to the ordered partition {@code !o}. */
+    private void publishRegularAndOrdered() {
+        List<NewTask> batch = new ArrayList<>();
+        for (int i = 0; i < MANY; i++) {
+            batch.add(NewTask.builder(Partition.of("p-" + (i % 10)), new byte[8]).id("t-" + i).build());
+        }
+        for (int i = 0; i < 1_500; i++) {
+            batch.add(NewTask.builder(Partition.of("!o"), new byte[8]).id(String.format("o-%04d", i)).build());
+        }
+        for (int from = 0; from < batch.size(); from += 5_000) {
+            store.publish(batch.subList(from, Math.min(from + 5_000, batch.size())));
+        }
     }
 
     /** Publishes {@code count} tasks and fails each once: all dead letters. */
