@@ -9,6 +9,7 @@ import io.ordo.domain.Partition;
 import io.ordo.domain.PublishRules;
 import io.ordo.domain.QueueName;
 import io.ordo.domain.QueueSettings;
+import io.ordo.domain.ReclaimCause;
 import io.ordo.domain.Task;
 import io.ordo.domain.TaskId;
 import io.ordo.domain.TaskState;
@@ -347,7 +348,7 @@ final class InMemoryTaskStore implements TaskStore {
                         return RejectOutcome.RETURNED_WITH_BATCH;
                     }
                     if (lease.task().attempts() >= settings.maxAttempts()) {
-                        bury(lease.task(), rejection.reason(), now);
+                        bury(lease.task().withLastError(rejection.reason()), now);
                         return RejectOutcome.DEAD_LETTERED;
                     }
                     putWaiting(lease.task().retriedAt(now + rejection.delay().toMillis(), rejection.reason()));
@@ -382,7 +383,7 @@ final class InMemoryTaskStore implements TaskStore {
                 continue;
             }
             unhold(id);
-            bury(lease.task(), why, now);
+            bury(lease.task().withLastError(why), now);
             releaseLockIfDone(consumer, lease.partition());
             outcomes.put(id, FailOutcome.DEAD_LETTERED);
         }
@@ -525,7 +526,8 @@ final class InMemoryTaskStore implements TaskStore {
             Set<Partition> theirPartitions = Set.copyOf(heldByConsumer.getOrDefault(consumer, Map.of()).keySet());
             for (Lease lease : heldBy(consumer)) {
                 unhold(lease.id());
-                if (takeBackCrashed(lease, Reasons.holderStoppedHeartbeating(consumer), now)) {
+                if (takeBackCrashed(lease.task().reclaimed(Reasons.holderStoppedHeartbeating(consumer),
+                        ReclaimCause.HOLDER_STOPPED_HEARTBEATING), now)) {
                     buried++;
                 } else {
                     returned++;
@@ -552,7 +554,8 @@ final class InMemoryTaskStore implements TaskStore {
                 }
                 timedOut++;
                 unhold(lease.id());
-                if (takeBackCrashed(lease, Reasons.processingTimedOut(timeout), now)) {
+                if (takeBackCrashed(lease.task().reclaimed(Reasons.processingTimedOut(timeout),
+                        ReclaimCause.PROCESSING_TIMED_OUT), now)) {
                     buried++;
                 } else {
                     returned++;
@@ -574,13 +577,12 @@ final class InMemoryTaskStore implements TaskStore {
     }
 
     /** A task whose processing never finished: back in place with the attempt counted, or dead if out of attempts. */
-    private boolean takeBackCrashed(Lease lease, String reason, long now) {
-        Task task = lease.task();
-        if (task.attempts() >= settings.maxAttempts()) {
-            bury(task, reason, now);
+    private boolean takeBackCrashed(Task reclaimed, long now) {
+        if (reclaimed.attempts() >= settings.maxAttempts()) {
+            bury(reclaimed, now);
             return true;
         }
-        putWaiting(task.withLastError(reason));
+        putWaiting(reclaimed);
         return false;
     }
 
@@ -796,8 +798,9 @@ final class InMemoryTaskStore implements TaskStore {
         }
     }
 
-    private void bury(Task task, String reason, long now) {
-        dead.put(task.id(), new DeadLetter(task.withLastError(reason), reason, now));
+    /** A task, its last error set to why it dies, into the dead letters. */
+    private void bury(Task task, long now) {
+        dead.put(task.id(), new DeadLetter(task, task.lastError(), now));
         deadLetteredTotal++;
     }
 

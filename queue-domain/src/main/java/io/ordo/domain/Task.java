@@ -16,9 +16,12 @@ import java.util.Optional;
  * @param readyAt     epoch ms before which the task is not delivered (equals dueAt except for an
  *                    ordered task waiting for a retry, which then blocks its partition)
  * @param lastError   reason of the last reject or failure, or null
+ * @param reclaimCause why reclaim took the task back, when it gave the last error; null when the last
+ *                    error came from anything else, or there is none
  */
 public record Task(TaskId id, Partition partition, Priority priority, byte[] payload, Map<String, String> headers,
-                   long seq, int attempts, long publishedAt, long dueAt, long readyAt, String lastError) {
+                   long seq, int attempts, long publishedAt, long dueAt, long readyAt, String lastError,
+                   ReclaimCause reclaimCause) {
 
     public Task {
         Objects.requireNonNull(id, "id");
@@ -27,6 +30,12 @@ public record Task(TaskId id, Partition partition, Priority priority, byte[] pay
         Objects.requireNonNull(payload, "payload");
         headers = Map.copyOf(Objects.requireNonNull(headers, "headers"));
         payload = payload.clone();
+    }
+
+    /** A task whose last error, if any, was not given by reclaim. */
+    public Task(TaskId id, Partition partition, Priority priority, byte[] payload, Map<String, String> headers,
+                long seq, int attempts, long publishedAt, long dueAt, long readyAt, String lastError) {
+        this(id, partition, priority, payload, headers, seq, attempts, publishedAt, dueAt, readyAt, lastError, null);
     }
 
     /** The task a publish creates. */
@@ -48,29 +57,53 @@ public record Task(TaskId id, Partition partition, Priority priority, byte[] pay
         return Optional.ofNullable(lastError);
     }
 
+    /** Why reclaim took the task back last, if its last error came from reclaim. */
+    public Optional<ReclaimCause> reclaimCauseIfAny() {
+        return Optional.ofNullable(reclaimCause);
+    }
+
+    /** Whether the task's last holder died or timed out while holding it. */
+    public boolean wasReclaimed() {
+        return reclaimCause != null;
+    }
+
     @Override
     public byte[] payload() {
         return payload.clone();
     }
 
     public Task withAttempts(int newAttempts) {
-        return new Task(id, partition, priority, payload, headers, seq, newAttempts, publishedAt, dueAt, readyAt, lastError);
+        return new Task(id, partition, priority, payload, headers, seq, newAttempts, publishedAt, dueAt, readyAt, lastError,
+                reclaimCause);
     }
 
     /** Back in the partition after a reject: regular tasks move their due time, ordered ones keep their place. */
     public Task retriedAt(long newReadyAt, String reason) {
         long newDue = partition.isOrdered() ? dueAt : newReadyAt;
-        return new Task(id, partition, priority, payload, headers, seq, attempts, publishedAt, newDue, newReadyAt,
-                reason == null ? lastError : reason);
+        return reason == null
+                ? new Task(id, partition, priority, payload, headers, seq, attempts, publishedAt, newDue, newReadyAt,
+                        lastError, reclaimCause)
+                : new Task(id, partition, priority, payload, headers, seq, attempts, publishedAt, newDue, newReadyAt,
+                        reason, null);
     }
 
+    /** The last error set by anything but reclaim. */
     public Task withLastError(String reason) {
-        return new Task(id, partition, priority, payload, headers, seq, attempts, publishedAt, dueAt, readyAt, reason);
+        return new Task(id, partition, priority, payload, headers, seq, attempts, publishedAt, dueAt, readyAt, reason,
+                null);
+    }
+
+    /** The last error reclaim gives when it takes the task back, with why it did. */
+    public Task reclaimed(String reason, ReclaimCause cause) {
+        Objects.requireNonNull(cause, "cause");
+        return new Task(id, partition, priority, payload, headers, seq, attempts, publishedAt, dueAt, readyAt, reason,
+                cause);
     }
 
     /** A dead letter sent back: attempts reset, due now, priority and seq kept. */
     public Task redrivenAt(long now) {
-        return new Task(id, partition, priority, payload, headers, seq, 0, publishedAt, now, now, lastError);
+        return new Task(id, partition, priority, payload, headers, seq, 0, publishedAt, now, now, lastError,
+                reclaimCause);
     }
 
     @Override
@@ -79,19 +112,20 @@ public record Task(TaskId id, Partition partition, Priority priority, byte[] pay
                 && priority.equals(that.priority) && Arrays.equals(payload, that.payload)
                 && headers.equals(that.headers) && seq == that.seq && attempts == that.attempts
                 && publishedAt == that.publishedAt && dueAt == that.dueAt && readyAt == that.readyAt
-                && Objects.equals(lastError, that.lastError);
+                && Objects.equals(lastError, that.lastError) && reclaimCause == that.reclaimCause;
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(id, partition, priority, Arrays.hashCode(payload), headers, seq, attempts, publishedAt,
-                dueAt, readyAt, lastError);
+                dueAt, readyAt, lastError, reclaimCause);
     }
 
     @Override
     public String toString() {
         return "Task[id=" + id + ", partition=" + partition + ", priority=" + priority.value() + ", seq=" + seq
                 + ", attempts=" + attempts + ", dueAt=" + dueAt + ", readyAt=" + readyAt
-                + ", payload=" + payload.length + " bytes" + (lastError == null ? "" : ", lastError=" + lastError) + "]";
+                + ", payload=" + payload.length + " bytes" + (lastError == null ? "" : ", lastError=" + lastError)
+                + (reclaimCause == null ? "" : ", reclaimCause=" + reclaimCause) + "]";
     }
 }

@@ -22,19 +22,19 @@ public final class Reasons {
         return Text.truncate(reason, Rejection.MAX_REASON_LENGTH);
     }
 
-    /** The last error reclaim gives the tasks of a consumer that stopped heartbeating (docs/semantics.md). */
+    /**
+     * The last error reclaim gives the tasks of a consumer that stopped heartbeating (docs/semantics.md), with
+     * {@link io.ordo.domain.ReclaimCause#HOLDER_STOPPED_HEARTBEATING}.
+     */
     public static String holderStoppedHeartbeating(ConsumerId consumer) {
         return "consumer " + consumer.value() + " stopped heartbeating";
     }
 
-    /** The last error reclaim gives a task held longer than the processing timeout (docs/semantics.md). */
+    /**
+     * The last error reclaim gives a task held longer than the processing timeout (docs/semantics.md), with
+     * {@link io.ordo.domain.ReclaimCause#PROCESSING_TIMED_OUT}.
+     */
     public static String processingTimedOut(long timeoutMillis) {
         return "processing timed out after " + timeoutMillis + " ms";
-    }
-
-    /** Whether a last error is one reclaim gives: the task's last holder died or timed out while holding it. */
-    public static boolean isReclaim(String lastError) {
-        return lastError != null && ((lastError.startsWith("consumer ") && lastError.endsWith(" stopped heartbeating"))
-                || lastError.startsWith("processing timed out after "));
     }
 }

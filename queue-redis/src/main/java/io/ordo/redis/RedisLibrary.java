@@ -14,7 +14,8 @@ import java.util.stream.Collectors;
  * functions ({@code ordo_<version>_<operation>}): a server may hold the libraries of several Ordo versions
  * at once, and a changed library can never be called under an old name.
  *
- * <p>The text: {@code #!lua name=…}, the shared files by concern ({@code keys.lua}: the queue's keys, names in
+ * <p>The text: {@code #!lua name=…}, the constants Lua shares with Java ({@link LuaConstants}), the shared
+ * files by concern ({@code keys.lua}: the queue's keys, names in
  * keys, checks of their types; {@code counters.lua}: the call's clock, settings and counters;
  * {@code record.lua}: the task record and leases; {@code partition_index.lua}: order inside and across
  * partitions, time-driven changes; {@code lifecycle.lua}: taking tasks; {@code finishing.lua}: ack, giving
@@ -49,6 +50,7 @@ public final class RedisLibrary {
     private static RedisLibrary assemble() {
         SourceMap.Builder text = new SourceMap.Builder();
         text.append("#!lua name=ordo_" + VERSION_MARK + "\n", "(library header)", 1);
+        text.append(LuaConstants.library(), "(constants from Java: LuaConstants)", 1);
         SHARED.forEach(file -> text.append(RedisScript.read(file) + "\n", file, 1));
         String prelude = RedisScript.read(PRELUDE);
         for (RedisScript script : RedisScript.values()) {

@@ -4,6 +4,7 @@ import io.ordo.domain.ConsumerId;
 import io.ordo.domain.NewTask;
 import io.ordo.domain.Partition;
 import io.ordo.domain.Priority;
+import io.ordo.domain.ReclaimCause;
 import io.ordo.domain.Task;
 import io.ordo.domain.TaskId;
 import io.ordo.ports.QueueDataException;
@@ -28,9 +29,22 @@ final class TaskRecords {
     private static final int FLAG_DUE = 16;
     private static final int FLAG_READY = 32;
     private static final int FLAG_ERROR = 64;
+    /** The last error came from reclaim: its cause's code (1 byte) follows the error. */
+    private static final int FLAG_RECLAIMED = 128;
     private static final int PRIORITY_OFFSET = 1000;
 
     private TaskRecords() {
+    }
+
+    /** The record's layout constants, as {@code common.lua} reads and writes records with them. */
+    static void declareIn(LuaConstants lua) {
+        lua.integer("STATE_WAITING", STATE_WAITING).integer("STATE_IN_FLIGHT", STATE_IN_FLIGHT)
+                .integer("STATE_DEAD", STATE_DEAD)
+                .integer("FLAG_PRIORITY", FLAG_PRIORITY).integer("FLAG_ATTEMPTS", FLAG_ATTEMPTS)
+                .integer("FLAG_DUE", FLAG_DUE).integer("FLAG_READY", FLAG_READY).integer("FLAG_ERROR", FLAG_ERROR)
+                .integer("FLAG_RECLAIMED", FLAG_RECLAIMED)
+                .integer("HOLDER_STOPPED_HEARTBEATING", ReclaimCause.HOLDER_STOPPED_HEARTBEATING.code())
+                .integer("PROCESSING_TIMED_OUT", ReclaimCause.PROCESSING_TIMED_OUT.code());
     }
 
     /** A task as stored, with where it is: waiting, in flight (holder, leasedAt) or dead (deadAt). */
@@ -110,6 +124,7 @@ final class TaskRecords {
         long dueAt = (flags & FLAG_DUE) != 0 ? readLong(in, 6) : publishedAt;
         long readyAt = (flags & FLAG_READY) != 0 ? readLong(in, 6) : dueAt;
         String lastError = (flags & FLAG_ERROR) != 0 ? readText(in) : null;
+        ReclaimCause reclaimCause = (flags & FLAG_RECLAIMED) != 0 ? ReclaimCause.ofCode(in.get() & 0xff) : null;
         int state = flags & 3;
         ConsumerId holder = null;
         long at = 0;
@@ -128,7 +143,7 @@ final class TaskRecords {
         byte[] payload = new byte[in.remaining()];
         in.get(payload);
         Task task = new Task(TaskId.of(id), partition, Priority.of(priority), payload, headers, seq, attempts,
-                publishedAt, dueAt, readyAt, lastError);
+                publishedAt, dueAt, readyAt, lastError, reclaimCause);
         return new Stored(task, state, holder, at);
     }
 

@@ -148,8 +148,9 @@ function O.purge(id)
 end
 local purge = O.purge
 
-function O.bury(id, r, reason)
-    r.state, r.at, r.holder, r.error = O.STATE_DEAD, O.NOW, nil, reason
+-- cause: the reclaim cause when reclaim buries the task, else nil
+function O.bury(id, r, reason, cause)
+    r.state, r.at, r.holder, r.error, r.cause = O.STATE_DEAD, O.NOW, nil, reason, cause
     O.save(id, r)
     O.call('ZADD', O.K_DEAD, O.next_counter('deadSeq'), id)
     O.count('deadLetteredTotal', 1)

@@ -13,12 +13,12 @@ local s = settings()
 local returned, buried, timed_out = 0, 0, 0
 
 -- back in place with the attempt counted, or a dead letter once out of attempts
-local function take_back_crashed(id, r, reason)
+local function take_back_crashed(id, r, reason, cause)
     if r.attempts >= s.max_attempts then
-        bury(id, r, reason)
+        bury(id, r, reason, cause)
         buried = buried + 1
     else
-        r.error = reason
+        r.error, r.cause = reason, cause
         put_waiting(id, r)
         returned = returned + 1
     end
@@ -76,8 +76,8 @@ for _, c in ipairs(reclaiming) do
     for i, h in ipairs(held) do
         leave_flight(h.id, h.r)
         if is_ordered(h.r.code) then ordered[#ordered + 1] = h.r.code end
-        -- the same texts as Reasons.holderStoppedHeartbeating / processingTimedOut: workers recognise them
-        take_back_crashed(h.id, h.r, 'consumer ' .. consumer .. ' stopped heartbeating')
+        -- the same text as Reasons.holderStoppedHeartbeating
+        take_back_crashed(h.id, h.r, 'consumer ' .. consumer .. ' stopped heartbeating', O.HOLDER_STOPPED_HEARTBEATING)
         taken_back = i
         if i % 8 == 0 and O.spent(began, O.CHUNK_MICROS) then
             out_of_time = true
@@ -178,7 +178,7 @@ elseif s.processing_timeout > 0 then
             end
             timed_out = timed_out + 1
             leave_flight(id, r, m)
-            take_back_crashed(id, r, reason)
+            take_back_crashed(id, r, reason, O.PROCESSING_TIMED_OUT)
             if is_ordered(r.code) then
                 for _, later in ipairs(call('ZRANGEBYLEX', flight_key(r.code), '(' .. m, '+')) do
                     local later_id = member_id(later)

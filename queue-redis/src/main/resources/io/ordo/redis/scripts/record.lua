@@ -1,9 +1,7 @@
 -- The task record and the leases. Part of the library after counters.lua.
 
--- A task's state and the flags of its record's optional fields.
-O.STATE_WAITING, O.STATE_IN_FLIGHT, O.STATE_DEAD = 0, 1, 2
+-- A task's state and the flags of its record's optional fields: O.STATE_* and O.FLAG_*, Java's (LuaConstants).
 local STATE_WAITING = O.STATE_WAITING
-O.FLAG_PRIORITY, O.FLAG_ATTEMPTS, O.FLAG_DUE, O.FLAG_READY, O.FLAG_ERROR = 4, 8, 16, 32, 64
 local FLAG_ERROR = O.FLAG_ERROR
 local FLAG_READY = O.FLAG_READY
 local FLAG_DUE = O.FLAG_DUE
@@ -12,7 +10,7 @@ local FLAG_PRIORITY = O.FLAG_PRIORITY
 
 -- ---------------------------------------------------------------- the task record
 -- flags(1) seq(6) publishedAt(6) [priority+1000(2)] [attempts(2)] [dueAt(6)] [readyAt(6)]
--- [lastError: len(2) bytes] [dead: deadAt(6)]
+-- [lastError: len(2) bytes] [reclaim cause(1): the last error came from reclaim] [dead: deadAt(6)]
 -- tail: code len(2) bytes, header count(1) headers, payload. The tail never changes after publish.
 -- A consume does not rewrite the record: while a task is in flight its record keeps the attempts of
 -- the deliveries before this one, and the lease lives in the holder's `f:` hash.
@@ -40,6 +38,7 @@ function O.decode(s)
         r.error = string.sub(s, pos, pos + n - 1)
         pos = pos + n
     end
+    if O.has(flags, O.FLAG_RECLAIMED) then r.cause, pos = struct.unpack('>B', s, pos) end
     if r.state == O.STATE_DEAD then
         r.at, pos = struct.unpack('>I6', s, pos)
     end
@@ -95,6 +94,10 @@ function O.encode(r)
     if r.error then
         flags = flags + O.FLAG_ERROR
         parts[#parts + 1] = struct.pack('>I2', #r.error) .. r.error
+    end
+    if r.cause then
+        flags = flags + O.FLAG_RECLAIMED
+        parts[#parts + 1] = struct.pack('>B', r.cause)
     end
     if state == O.STATE_DEAD then
         parts[#parts + 1] = struct.pack('>I6', r.at)

@@ -23,7 +23,7 @@ local reply, named = give_back(consumer, ids, function(id, r, is_named)
         bury(id, r, reason)
         return 2
     end
-    r.ready, r.error = NOW + delay, reason
+    r.ready, r.error, r.cause = NOW + delay, reason, nil
     if not is_ordered(r.code) then r.due = r.ready end -- an ordered task keeps its place
     put_waiting(id, r)
     return 1

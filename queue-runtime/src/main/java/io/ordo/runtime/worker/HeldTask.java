@@ -2,7 +2,6 @@ package io.ordo.runtime.worker;
 
 import io.ordo.domain.Lease;
 import io.ordo.domain.Partition;
-import io.ordo.ports.Reasons;
 
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
@@ -96,14 +95,14 @@ final class HeldTask {
     }
 
     /**
-     * The first task of a fetch that was last held by a consumer that died or timed out (the
-     * reasons reclaim gives, docs/semantics.md): it may be what killed that worker. For an ordered
+     * The first task of a fetch that was last held by a consumer that died or timed out (its reclaim
+     * cause, docs/semantics.md): it may be what killed that worker. For an ordered
      * partition that is the head of its batch, the task the dead worker was on; the rest of the
      * batch never ran. Null if none.
      */
     static HeldTask firstSuspect(List<HeldTask> tasks) {
         for (HeldTask task : tasks) {
-            if (Reasons.isReclaim(task.lease.task().lastError())) {
+            if (task.lease.task().wasReclaimed()) {
                 Partition partition = task.lease.partition();
                 return partition.isOrdered()
                         ? tasks.stream().filter(other -> other.lease.partition().equals(partition)).findFirst().orElseThrow()

@@ -1,12 +1,15 @@
 package io.ordo.tck.contract;
 
 import io.ordo.domain.ConsumerId;
+import io.ordo.domain.DeadLetter;
 import io.ordo.domain.Lease;
 import io.ordo.domain.Partition;
 import io.ordo.domain.QueueSettings;
+import io.ordo.domain.ReclaimCause;
 import io.ordo.ports.AckOutcome;
 import io.ordo.ports.QueueStats;
 import io.ordo.ports.ReclaimReport;
+import io.ordo.ports.Rejection;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -33,6 +36,7 @@ import static io.ordo.tck.fixtures.TaskIds.id;
 import static io.ordo.tck.fixtures.TaskIds.ids;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
+import static org.assertj.core.api.Assertions.tuple;
 
 /** Reclaiming the tasks of consumers whose heartbeat expired. */
 public abstract class ReclaimContract extends ContractContext {
@@ -251,5 +255,51 @@ public abstract class ReclaimContract extends ContractContext {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    @Test
+    void a_reclaimed_task_carries_why_it_came_back_beside_the_text_until_another_error_replaces_it() {
+        configure(s -> s.processingTimeout(Duration.ofSeconds(60)));
+        given(task("orphan"));
+        given(task("hung"));
+        consume(workerA(), 1);
+        letDefaultHeartbeatsExpire();
+        store.reclaim();
+        consume(workerB(), 2);
+        store.heartbeat(workerB(), Duration.ofMinutes(10));
+        advance(Duration.ofSeconds(60));
+
+        store.reclaim();
+
+        List<Lease> back = consume(workerB(), 2);
+        assertThat(back).extracting(lease -> lease.id().value(), lease -> lease.task().reclaimCause(),
+                lease -> lease.task().lastError()).containsExactlyInAnyOrder(
+                tuple("orphan", ReclaimCause.PROCESSING_TIMED_OUT, "processing timed out after 60000 ms"),
+                tuple("hung", ReclaimCause.PROCESSING_TIMED_OUT, "processing timed out after 60000 ms"));
+        store.reject(workerB(), ids("orphan"), Rejection.retryNow("flaky"));
+        assertThat(snapshot("orphan").task().reclaimCause()).as("a reject's error is not reclaim's").isNull();
+        assertThat(snapshot("orphan").task().lastError()).isEqualTo("flaky");
+    }
+
+    @Test
+    void a_task_reclaimed_from_a_dead_consumer_says_so_and_keeps_it_through_the_dead_letters() {
+        configure(s -> s.maxAttempts(1));
+        given(task("a"));
+        given(task("b"));
+        String first = consumeIds(workerA(), 1).get(0);
+        letDefaultHeartbeatsExpire();
+        store.reclaim();
+        String second = consumeIds(workerB(), 1).get(0);
+        letDefaultHeartbeatsExpire();
+
+        store.reclaim();
+
+        assertThat(store.deadLetters(0, 10).items()).extracting(dead -> dead.id().value(),
+                dead -> dead.task().reclaimCause(), DeadLetter::reason).containsExactlyInAnyOrder(
+                tuple(first, ReclaimCause.HOLDER_STOPPED_HEARTBEATING, "consumer " + workerA() + " stopped heartbeating"),
+                tuple(second, ReclaimCause.HOLDER_STOPPED_HEARTBEATING, "consumer " + workerB() + " stopped heartbeating"));
+        store.redrive(ids(second));
+        assertThat(consume(workerC(), 10)).singleElement()
+                .satisfies(lease -> assertThat(lease.task().reclaimCause()).isEqualTo(ReclaimCause.HOLDER_STOPPED_HEARTBEATING));
     }
 }

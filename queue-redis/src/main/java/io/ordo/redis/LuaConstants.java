@@ -1,0 +1,37 @@
+package io.ordo.redis;
+
+import java.util.StringJoiner;
+
+/**
+ * The constants the Lua library shares with Java, written into the library's text from their Java
+ * definitions (ahead of {@code common.lua}, see {@link RedisLibrary}): the two sides cannot disagree.
+ */
+final class LuaConstants {
+    private final StringBuilder text = new StringBuilder("local O = {}\n");
+
+    private LuaConstants() {
+    }
+
+    /** Every constant the library takes from Java, as Lua assignments to fields of its table {@code O}. */
+    static String library() {
+        LuaConstants constants = new LuaConstants();
+        TaskRecords.declareIn(constants);
+        return constants.text.toString();
+    }
+
+    /** {@code O.<name> = <value>}. */
+    LuaConstants integer(String name, long value) {
+        text.append("O.").append(name).append(" = ").append(value).append('\n');
+        return this;
+    }
+
+    /** {@code O.<name> = { <values> }}: a Lua array, values in order. */
+    LuaConstants integers(String name, long... values) {
+        StringJoiner list = new StringJoiner(", ", "{ ", " }");
+        for (long value : values) {
+            list.add(Long.toString(value));
+        }
+        text.append("O.").append(name).append(" = ").append(list).append('\n');
+        return this;
+    }
+}
