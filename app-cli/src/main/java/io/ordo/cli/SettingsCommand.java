@@ -22,7 +22,8 @@ import java.time.Duration;
                 "  ordo settings --backend lettuce --queue orders --max-attempts 3 --processing-timeout 5m"})
 final class SettingsCommand extends QueueCommand {
     @Option(names = "--max-attempts", paramLabel = "N",
-            description = "Deliveries before a failing or reclaimed task becomes a dead letter (default 5).")
+            description = "Deliveries before a failing or reclaimed task becomes a dead letter (default "
+                    + QueueSettings.DEFAULT_MAX_ATTEMPTS + ").")
     Integer maxAttempts;
 
     @Option(names = "--processing-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
@@ -30,7 +31,8 @@ final class SettingsCommand extends QueueCommand {
     Duration processingTimeout;
 
     @Option(names = "--heartbeat-ttl", paramLabel = "DURATION", converter = DurationConverter.class,
-            description = "A worker silent this long is dead and its tasks are returned (default 30s).")
+            description = "A worker silent this long is dead and its tasks are returned (default "
+                    + QueueSettings.DEFAULT_HEARTBEAT_TTL_SECONDS + "s).")
     Duration heartbeatTtl;
 
     @Option(names = "--dedup-window", paramLabel = "DURATION", converter = DurationConverter.class,
@@ -38,7 +40,8 @@ final class SettingsCommand extends QueueCommand {
     Duration dedupWindow;
 
     @Option(names = "--max-payload-bytes", paramLabel = "N",
-            description = "The largest payload a publish accepts (default 1 MiB).")
+            description = "The largest payload a publish accepts (default "
+                    + QueueSettings.DEFAULT_MAX_PAYLOAD_MIB + " MiB).")
     Integer maxPayloadBytes;
 
     @Override

@@ -16,8 +16,12 @@ public record QueueSettings(int maxAttempts, Duration processingTimeout, Duratio
     public static final int DEFAULT_MAX_ATTEMPTS = 5;
     public static final Duration DEFAULT_PROCESSING_TIMEOUT = Duration.ZERO;
     public static final Duration DEFAULT_DEDUP_WINDOW = Duration.ZERO;
-    public static final Duration DEFAULT_HEARTBEAT_TTL = Duration.ofSeconds(30);
-    public static final int DEFAULT_MAX_PAYLOAD_BYTES = 1024 * 1024;
+    /** The default heartbeat TTL in whole seconds: a compile-time constant, so option descriptions can name it. */
+    public static final int DEFAULT_HEARTBEAT_TTL_SECONDS = 30;
+    public static final Duration DEFAULT_HEARTBEAT_TTL = Duration.ofSeconds(DEFAULT_HEARTBEAT_TTL_SECONDS);
+    /** The default payload limit in MiB, for option descriptions. */
+    public static final int DEFAULT_MAX_PAYLOAD_MIB = 1;
+    public static final int DEFAULT_MAX_PAYLOAD_BYTES = DEFAULT_MAX_PAYLOAD_MIB * 1024 * 1024;
     public static final int MAX_ATTEMPTS_LIMIT = 1000;
     public static final int PAYLOAD_LIMIT = 64 * 1024 * 1024;
     public static final Duration MAX_DURATION = Duration.ofDays(365);

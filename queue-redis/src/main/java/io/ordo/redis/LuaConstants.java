@@ -1,5 +1,7 @@
 package io.ordo.redis;
 
+import io.ordo.domain.QueueSettings;
+
 import java.util.StringJoiner;
 
 /**
@@ -16,7 +18,17 @@ final class LuaConstants {
     static String library() {
         LuaConstants constants = new LuaConstants();
         TaskRecords.declareIn(constants);
+        constants.defaults(QueueSettings.DEFAULTS);
         return constants.text.toString();
+    }
+
+    /** The settings a queue has where none are configured (O.meta reads them). */
+    private void defaults(QueueSettings settings) {
+        integer("DEFAULT_MAX_ATTEMPTS", settings.maxAttempts());
+        integer("DEFAULT_PROCESSING_TIMEOUT_MS", settings.processingTimeout().toMillis());
+        integer("DEFAULT_DEDUP_WINDOW_MS", settings.dedupWindow().toMillis());
+        integer("DEFAULT_HEARTBEAT_TTL_MS", settings.heartbeatTtl().toMillis());
+        integer("DEFAULT_MAX_PAYLOAD_BYTES", settings.maxPayloadBytes());
     }
 
     /** {@code O.<name> = <value>}. */

@@ -50,18 +50,18 @@ O.COUNTER_COUNT = 14
 O.COUNTER_INDEX = nil
 O.NEXT_TIMER = 14
 
--- Defaults mirror QueueSettings.DEFAULTS (a test keeps them equal).
+-- Defaults: QueueSettings.DEFAULTS, written into the library by LuaConstants.
 function O.meta()
     local m = O.meta_fields
     if not m then
         local v = O.call('HMGET', O.K_META, 'maxAttempts', 'processingTimeoutMs', 'dedupWindowMs', 'heartbeatTtlMs',
             'maxPayloadBytes', 'paused', 'counters')
         m = {
-            max_attempts = tonumber(v[1]) or 5,
-            processing_timeout = tonumber(v[2]) or 0,
-            dedup_window = tonumber(v[3]) or 0,
-            heartbeat_ttl = tonumber(v[4]) or 30000,
-            max_payload = tonumber(v[5]) or 1048576,
+            max_attempts = tonumber(v[1]) or O.DEFAULT_MAX_ATTEMPTS,
+            processing_timeout = tonumber(v[2]) or O.DEFAULT_PROCESSING_TIMEOUT_MS,
+            dedup_window = tonumber(v[3]) or O.DEFAULT_DEDUP_WINDOW_MS,
+            heartbeat_ttl = tonumber(v[4]) or O.DEFAULT_HEARTBEAT_TTL_MS,
+            max_payload = tonumber(v[5]) or O.DEFAULT_MAX_PAYLOAD_BYTES,
             paused = v[6] ~= false,
         }
         O.meta_fields = m

@@ -7,7 +7,8 @@
 
 -- Everything lives in one table, O: closures that capture a single table are made far faster than
 -- closures capturing dozens of locals. RedisLibrary declares it ahead of this file, with the constants
--- Lua shares with Java (LuaConstants): the record's states and flags, the reclaim causes.
+-- Lua shares with Java (LuaConstants): the record's states and flags, the reclaim causes, the settings'
+-- defaults.
 
 -- The queue's fixed keys: the prefix (from the one declared key, `meta`) and these kinds. Each
 -- function binds them to locals K_<KIND> in this order (function_prelude.lua).
