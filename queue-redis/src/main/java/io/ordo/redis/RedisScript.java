@@ -1,5 +1,14 @@
 package io.ordo.redis;
 
+import io.ordo.ports.AckOutcome;
+import io.ordo.ports.CancelOutcome;
+import io.ordo.ports.FailOutcome;
+import io.ordo.ports.PublishOutcome;
+import io.ordo.ports.QueueDataException;
+import io.ordo.ports.RedriveOutcome;
+import io.ordo.ports.RejectOutcome;
+import io.ordo.ports.ReleaseOutcome;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -13,21 +22,32 @@ import java.util.List;
  * function's body, which reads {@code KEYS} and {@code ARGV} as a script would.
  */
 public enum RedisScript {
-    PUBLISH("publish"),
+    /** Reply: {@link PublishReply}; per task the code of its {@link PublishOutcome}. */
+    PUBLISH("publish", PublishOutcome.DUPLICATE, PublishOutcome.CREATED),
+    /** Reply: {@link ConsumeReply}. */
     CONSUME("consume"),
-    ACK("ack"),
-    ACK_CONSUME("ack_consume"),
-    REJECT("reject"),
-    FAIL("fail"),
-    RELEASE("release"),
+    /** Reply: per id the code of its {@link AckOutcome}. */
+    ACK("ack", AckOutcome.LEASE_LOST, AckOutcome.ACKED),
+    /** Reply: {@link ConsumeReply}, its acks' {@link AckOutcome} codes before the tasks taken. */
+    ACK_CONSUME("ack_consume", AckOutcome.LEASE_LOST, AckOutcome.ACKED),
+    /** Reply: per id, then per task returned with its batch (id, code), the code of its {@link RejectOutcome}. */
+    REJECT("reject", RejectOutcome.LEASE_LOST, RejectOutcome.RETURNED, RejectOutcome.DEAD_LETTERED,
+            RejectOutcome.RETURNED_WITH_BATCH),
+    /** Reply: per id the code of its {@link FailOutcome}. */
+    FAIL("fail", FailOutcome.LEASE_LOST, FailOutcome.DEAD_LETTERED),
+    /** Reply: as {@link #REJECT}'s, with {@link ReleaseOutcome} codes. */
+    RELEASE("release", ReleaseOutcome.LEASE_LOST, ReleaseOutcome.RELEASED),
     BLOCK_PARTITION("block_partition"),
     UNBLOCK_PARTITION("unblock_partition"),
     HEARTBEAT("heartbeat"),
+    /** Reply: {@link ReclaimReply}. */
     RECLAIM("reclaim"),
-    CANCEL("cancel"),
+    /** Reply: per id the code of its {@link CancelOutcome}. */
+    CANCEL("cancel", CancelOutcome.UNKNOWN, CancelOutcome.CANCELLED, CancelOutcome.IN_FLIGHT),
     GET("get"),
     DEAD_LETTERS("dead_letters"),
-    REDRIVE("redrive"),
+    /** Reply: per id the code of its {@link RedriveOutcome}. */
+    REDRIVE("redrive", RedriveOutcome.UNKNOWN, RedriveOutcome.REDRIVEN),
     REDRIVE_ALL("redrive_all"),
     PURGE_DEAD_LETTERS("purge_dead_letters"),
     PURGE_ALL_DEAD_LETTERS("purge_all_dead_letters"),
@@ -39,6 +59,46 @@ public enum RedisScript {
     CONFIGURE("configure"),
     WAKE("wake");
 
+    /** publish's reply: {ACCEPTED, outcome code per task} or {OVER_LIMIT, task index, payload size, limit}. */
+    static final class PublishReply {
+        static final int STATUS = 0;
+        static final long ACCEPTED = 0;
+        static final int FIRST_OUTCOME = 1;
+        static final int TASK_INDEX = 1;
+        static final int PAYLOAD_SIZE = 2;
+        static final int LIMIT = 3;
+
+        private PublishReply() {
+        }
+    }
+
+    /** consume's reply: {ms until something may fall due, the server's now, [ack codes,] id and record per task}. */
+    static final class ConsumeReply {
+        static final int UNTIL_DUE = 0;
+        static final int NOW = 1;
+        static final int FIRST_AFTER_NOW = 2;
+        /** UNTIL_DUE when tasks that fell due are still being made ready: call again at once. */
+        static final long PROMOTING = -2;
+
+        private ConsumeReply() {
+        }
+    }
+
+    /**
+     * reclaim's reply: {returned, dead-lettered, timed out, cursor (empty when done: else given to the next
+     * call), names of the dead consumers done...}.
+     */
+    static final class ReclaimReply {
+        static final int RETURNED = 0;
+        static final int DEAD_LETTERED = 1;
+        static final int TIMED_OUT = 2;
+        static final int CURSOR = 3;
+        static final int FIRST_DEAD = 4;
+
+        private ReclaimReply() {
+        }
+    }
+
     static final String LOCATION = "/io/ordo/redis/scripts/";
     private static final String SHEBANG = "#!lua";
     private static final String FLAGS = "flags=";
@@ -46,9 +106,12 @@ public enum RedisScript {
     private final String name;
     private final List<String> flags;
     private final String body;
+    private final Enum<?>[] outcomes;
 
-    RedisScript(String name) {
+    /** @param outcomes the outcome each reply code stands for, in code order (0, 1, ...) */
+    RedisScript(String name, Enum<?>... outcomes) {
         this.name = name;
+        this.outcomes = outcomes;
         String text = read(name + ".lua");
         int firstLineEnd = text.indexOf('\n');
         String shebang = text.substring(0, Math.max(firstLineEnd, 0)).strip();
@@ -78,6 +141,14 @@ public enum RedisScript {
     /** The function's body (the resource without its first line). */
     String body() {
         return body;
+    }
+
+    /** The outcome a reply code of this script stands for. */
+    <O extends Enum<O>> O outcome(Class<O> type, long code) {
+        if (code < 0 || code >= outcomes.length) {
+            throw new QueueDataException(name + " replied outcome code " + code + ", which it never gives");
+        }
+        return type.cast(outcomes[(int) code]);
     }
 
     /** The name the server knows the function by, in the current library. */

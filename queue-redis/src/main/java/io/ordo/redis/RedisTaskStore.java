@@ -30,6 +30,9 @@ import io.ordo.ports.Rejection;
 import io.ordo.ports.ReleaseOutcome;
 import io.ordo.ports.TaskSnapshot;
 import io.ordo.ports.TaskStore;
+import io.ordo.redis.RedisScript.ConsumeReply;
+import io.ordo.redis.RedisScript.PublishReply;
+import io.ordo.redis.RedisScript.ReclaimReply;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -39,7 +42,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.IntFunction;
 
 /**
  * One queue on Redis: each operation is one call of its Lua script (see {@link RedisScript}), so it is
@@ -47,18 +49,11 @@ import java.util.function.IntFunction;
  * under the {@link ScriptExecutor} differs.
  */
 public final class RedisTaskStore implements TaskStore {
-    /** A consume's first reply value when tasks that fell due are still being made ready: call again at once. */
-    private static final long PROMOTING = -2;
     /** How often a waiting consume looks again when time is virtual: a virtual clock moves without telling Redis. */
     private static final Duration VIRTUAL_TIME_POLL = Duration.ofMillis(5);
     /** Settings used to check a batch's shape before the queue's own payload limit is known. */
     private static final QueueSettings LARGEST_PAYLOAD = QueueSettings.builder()
             .maxPayloadBytes(QueueSettings.PAYLOAD_LIMIT).build();
-
-    private static final RejectOutcome[] REJECT_OUTCOMES = {RejectOutcome.LEASE_LOST, RejectOutcome.RETURNED,
-            RejectOutcome.DEAD_LETTERED, RejectOutcome.RETURNED_WITH_BATCH};
-    private static final CancelOutcome[] CANCEL_OUTCOMES = {CancelOutcome.UNKNOWN, CancelOutcome.CANCELLED,
-            CancelOutcome.IN_FLIGHT};
 
     private final KeySchema keys;
     private final ScriptExecutor executor;
@@ -99,17 +94,17 @@ public final class RedisTaskStore implements TaskStore {
             args.add(task.id().value()).add(TaskRecords.publishBlob(task));
         }
         List<Object> reply = run(RedisScript.PUBLISH, args);
-        if (Replies.integer(reply, 0) != 0) {
+        if (Replies.number(reply, PublishReply.STATUS) != PublishReply.ACCEPTED) {
             // over the queue's payload limit: the domain rules name the task, exactly as every backend does
-            int limit = Replies.integer(reply, 3);
+            int limit = Replies.integer(reply, PublishReply.LIMIT);
             PublishRules.validate(batch, QueueSettings.builder().maxPayloadBytes(limit).build());
-            throw new InvalidInputException("tasks[" + Replies.integer(reply, 1) + "].payload",
-                    "is " + Replies.number(reply, 2) + " bytes, the queue allows at most " + limit);
+            throw new InvalidInputException("tasks[" + Replies.integer(reply, PublishReply.TASK_INDEX) + "].payload",
+                    "is " + Replies.number(reply, PublishReply.PAYLOAD_SIZE) + " bytes, the queue allows at most " + limit);
         }
         List<PublishReceipt> receipts = new ArrayList<>(batch.size());
         for (int i = 0; i < batch.size(); i++) {
-            receipts.add(new PublishReceipt(batch.get(i).id(),
-                    Replies.integer(reply, i + 1) == 1 ? PublishOutcome.CREATED : PublishOutcome.DUPLICATE));
+            receipts.add(new PublishReceipt(batch.get(i).id(), RedisScript.PUBLISH.outcome(PublishOutcome.class,
+                    Replies.number(reply, PublishReply.FIRST_OUTCOME + i))));
         }
         return receipts;
     }
@@ -144,34 +139,34 @@ public final class RedisTaskStore implements TaskStore {
         List<Object> reply = run(RedisScript.ACK_CONSUME, args);
         Map<TaskId, AckOutcome> acked = new LinkedHashMap<>();
         for (int i = 0; i < distinct.size(); i++) {
-            acked.put(distinct.get(i), Replies.integer(reply, 2 + i) == 1 ? AckOutcome.ACKED : AckOutcome.LEASE_LOST);
+            acked.put(distinct.get(i), RedisScript.ACK_CONSUME.outcome(AckOutcome.class,
+                    Replies.number(reply, ConsumeReply.FIRST_AFTER_NOW + i)));
         }
         List<Lease> taken = max == 0 ? List.of() : takeWaiting(consumer, max, wait, reply, distinct.size());
         return new AckedAndTaken(acked, taken);
     }
 
     /**
-     * The tasks a consume took (reply: ms until something may fall due, the server's now, {@code skip}
-     * values, then id and record of each task); when none and the wait allows, waits for a signal and
+     * The tasks a consume took ({@link ConsumeReply}, {@code skip} values after the server's now); when none and the wait allows, waits for a signal and
      * consumes again until the wait is over.
      */
     private List<Lease> takeWaiting(ConsumerId consumer, int max, Duration wait, List<Object> first, int skip) {
         long deadline = System.nanoTime() + wait.toNanos();
         List<Object> reply = first;
-        int from = 2 + skip;
+        int from = ConsumeReply.FIRST_AFTER_NOW + skip;
         while (true) {
-            long leasedAt = Replies.number(reply, 1);
+            long leasedAt = Replies.number(reply, ConsumeReply.NOW);
             List<Lease> leases = new ArrayList<>((reply.size() - from) / 2);
             for (int i = from; i < reply.size(); i += 2) {
                 TaskRecords.Stored stored = TaskRecords.held(Replies.bytes(reply, i), Replies.bytes(reply, i + 1),
                         consumer, leasedAt);
                 leases.add(new Lease(stored.task(), consumer, leasedAt));
             }
-            long untilDueMillis = Replies.number(reply, 0);
-            if (untilDueMillis == PROMOTING && !Thread.currentThread().isInterrupted()) {
+            long untilDueMillis = Replies.number(reply, ConsumeReply.UNTIL_DUE);
+            if (untilDueMillis == ConsumeReply.PROMOTING && !Thread.currentThread().isInterrupted()) {
                 // each call makes a bounded chunk of due tasks ready and takes none until all are: the order holds
                 reply = run(RedisScript.CONSUME, new Args().add(now()).add(consumer.value()).add(max));
-                from = 2;
+                from = ConsumeReply.FIRST_AFTER_NOW;
                 continue;
             }
             long remainingNanos = deadline - System.nanoTime();
@@ -191,7 +186,7 @@ public final class RedisTaskStore implements TaskStore {
                 return List.of();
             }
             reply = run(RedisScript.CONSUME, new Args().add(now()).add(consumer.value()).add(max));
-            from = 2;
+            from = ConsumeReply.FIRST_AFTER_NOW;
         }
     }
 
@@ -202,7 +197,7 @@ public final class RedisTaskStore implements TaskStore {
         Validate.notNull("consumer", consumer);
         List<TaskId> distinct = distinct(ids);
         List<Object> reply = run(RedisScript.ACK, withIds(new Args().add(now()).add(consumer.value()), distinct));
-        return outcomes(distinct, reply, code -> code == 1 ? AckOutcome.ACKED : AckOutcome.LEASE_LOST);
+        return outcomes(distinct, reply, RedisScript.ACK, AckOutcome.class);
     }
 
     @Override
@@ -213,7 +208,7 @@ public final class RedisTaskStore implements TaskStore {
         Args args = new Args().add(now()).add(consumer.value()).add(rejection.delay().toMillis())
                 .add(rejection.reason()).add(rejection.blockPartitionFor().toMillis());
         List<Object> reply = run(RedisScript.REJECT, withIds(args, distinct));
-        return outcomesWithBatch(distinct, reply, code -> REJECT_OUTCOMES[code]);
+        return outcomesWithBatch(distinct, reply, RedisScript.REJECT, RejectOutcome.class);
     }
 
     @Override
@@ -222,7 +217,7 @@ public final class RedisTaskStore implements TaskStore {
         List<TaskId> distinct = distinct(ids);
         Args args = new Args().add(now()).add(consumer.value()).add(Reasons.truncate(reason));
         List<Object> reply = run(RedisScript.FAIL, withIds(args, distinct));
-        return outcomes(distinct, reply, code -> code == 1 ? FailOutcome.DEAD_LETTERED : FailOutcome.LEASE_LOST);
+        return outcomes(distinct, reply, RedisScript.FAIL, FailOutcome.class);
     }
 
     @Override
@@ -230,8 +225,7 @@ public final class RedisTaskStore implements TaskStore {
         Validate.notNull("consumer", consumer);
         List<TaskId> distinct = distinct(ids);
         List<Object> reply = run(RedisScript.RELEASE, withIds(new Args().add(now()).add(consumer.value()), distinct));
-        return outcomesWithBatch(distinct, reply,
-                code -> code == 1 ? ReleaseOutcome.RELEASED : ReleaseOutcome.LEASE_LOST);
+        return outcomesWithBatch(distinct, reply, RedisScript.RELEASE, ReleaseOutcome.class);
     }
 
     // ---------------------------------------------------------------- blocks, consumers, reclaim
@@ -274,13 +268,13 @@ public final class RedisTaskStore implements TaskStore {
         byte[] cursor = new byte[0];
         while (true) {
             List<Object> reply = run(RedisScript.RECLAIM, new Args().add(now()).add(cursor));
-            returned += Replies.integer(reply, 0);
-            buried += Replies.integer(reply, 1);
-            timedOut += Replies.integer(reply, 2);
-            for (int i = 4; i < reply.size(); i++) {
+            returned += Replies.integer(reply, ReclaimReply.RETURNED);
+            buried += Replies.integer(reply, ReclaimReply.DEAD_LETTERED);
+            timedOut += Replies.integer(reply, ReclaimReply.TIMED_OUT);
+            for (int i = ReclaimReply.FIRST_DEAD; i < reply.size(); i++) {
                 dead.add(ConsumerId.of(Replies.text(reply, i)));
             }
-            cursor = Replies.bytes(reply, 3);
+            cursor = Replies.bytes(reply, ReclaimReply.CURSOR);
             if (cursor == null || cursor.length == 0) {
                 return new ReclaimReport(dead, returned, buried, timedOut);
             }
@@ -293,7 +287,7 @@ public final class RedisTaskStore implements TaskStore {
     public Map<TaskId, CancelOutcome> cancel(Collection<TaskId> ids) {
         List<TaskId> distinct = distinct(ids);
         List<Object> reply = run(RedisScript.CANCEL, withIds(new Args().add(now()), distinct));
-        return outcomes(distinct, reply, code -> CANCEL_OUTCOMES[code]);
+        return outcomes(distinct, reply, RedisScript.CANCEL, CancelOutcome.class);
     }
 
     @Override
@@ -336,7 +330,7 @@ public final class RedisTaskStore implements TaskStore {
     public Map<TaskId, RedriveOutcome> redrive(Collection<TaskId> ids) {
         List<TaskId> distinct = distinct(ids);
         List<Object> reply = run(RedisScript.REDRIVE, withIds(new Args().add(now()), distinct));
-        return outcomes(distinct, reply, code -> code == 1 ? RedriveOutcome.REDRIVEN : RedriveOutcome.UNKNOWN);
+        return outcomes(distinct, reply, RedisScript.REDRIVE, RedriveOutcome.class);
     }
 
     @Override
@@ -484,19 +478,21 @@ public final class RedisTaskStore implements TaskStore {
         return args;
     }
 
-    private static <O> Map<TaskId, O> outcomes(List<TaskId> ids, List<Object> reply, IntFunction<O> outcome) {
+    private static <O extends Enum<O>> Map<TaskId, O> outcomes(List<TaskId> ids, List<Object> reply,
+                                                               RedisScript script, Class<O> type) {
         Map<TaskId, O> outcomes = new LinkedHashMap<>();
         for (int i = 0; i < ids.size(); i++) {
-            outcomes.put(ids.get(i), outcome.apply(Replies.integer(reply, i)));
+            outcomes.put(ids.get(i), script.outcome(type, Replies.number(reply, i)));
         }
         return outcomes;
     }
 
     /** One outcome per id given, then the tasks returned with their ordered batch (id, outcome), in key order. */
-    private static <O> Map<TaskId, O> outcomesWithBatch(List<TaskId> ids, List<Object> reply, IntFunction<O> outcome) {
-        Map<TaskId, O> outcomes = outcomes(ids, reply, outcome);
+    private static <O extends Enum<O>> Map<TaskId, O> outcomesWithBatch(List<TaskId> ids, List<Object> reply,
+                                                                        RedisScript script, Class<O> type) {
+        Map<TaskId, O> outcomes = outcomes(ids, reply, script, type);
         for (int i = ids.size(); i < reply.size(); i += 2) {
-            outcomes.put(TaskId.of(Replies.text(reply, i)), outcome.apply(Replies.integer(reply, i + 1)));
+            outcomes.put(TaskId.of(Replies.text(reply, i)), script.outcome(type, Replies.number(reply, i + 1)));
         }
         return outcomes;
     }
