@@ -17,7 +17,8 @@ import java.util.Map;
 
 /**
  * The packed task record the scripts keep as a hash value, and the publish blob they build it from
- * (layout in docs/redis-design.md, mirrored by {@code record.lua}). Big-endian, lengths as 2 bytes.
+ * (layout in docs/redis-design.md, mirrored by {@code record.lua}, which a test holds to it). Big-endian,
+ * lengths as 2 bytes.
  */
 final class TaskRecords {
     static final int STATE_WAITING = 0;
@@ -85,6 +86,84 @@ final class TaskRecords {
         out.putInt(task.payloadSize());
         putText(out, code);
         out.put((byte) headers.size());
+        for (byte[] text : headerBytes) {
+            putText(out, text);
+        }
+        out.put(task.payload());
+        return out.array();
+    }
+
+    /**
+     * A waiting or dead record, as {@code O.encode} writes it (a task in flight is stored as it waited, its
+     * lease apart): optional fields only where they differ from what their absence means.
+     */
+    static byte[] encode(Stored stored) {
+        Task task = stored.task();
+        boolean dead = stored.state() == STATE_DEAD;
+        byte[] code = Utf8.encode(task.partition().code());
+        byte[] error = task.lastError() == null ? null : Utf8.encode(task.lastError());
+        byte[][] headerBytes = new byte[task.headers().size() * 2][];
+        int size = 13 + 2 + code.length + 1 + task.payload().length;
+        int h = 0;
+        for (Map.Entry<String, String> header : task.headers().entrySet()) {
+            headerBytes[h] = Utf8.encode(header.getKey());
+            headerBytes[h + 1] = Utf8.encode(header.getValue());
+            size += 4 + headerBytes[h].length + headerBytes[h + 1].length;
+            h += 2;
+        }
+        int flags = dead ? STATE_DEAD : STATE_WAITING;
+        if (task.priority().value() != 0) {
+            flags |= FLAG_PRIORITY;
+            size += 2;
+        }
+        if (task.attempts() != 0) {
+            flags |= FLAG_ATTEMPTS;
+            size += 2;
+        }
+        if (task.dueAt() != task.publishedAt()) {
+            flags |= FLAG_DUE;
+            size += 6;
+        }
+        if (task.readyAt() != task.dueAt()) {
+            flags |= FLAG_READY;
+            size += 6;
+        }
+        if (error != null) {
+            flags |= FLAG_ERROR;
+            size += 2 + error.length;
+        }
+        if (task.reclaimCause() != null) {
+            flags |= FLAG_RECLAIMED;
+            size += 1;
+        }
+        size += dead ? 6 : 0;
+        ByteBuffer out = ByteBuffer.allocate(size);
+        out.put((byte) flags);
+        putInt6(out, task.seq());
+        putInt6(out, task.publishedAt());
+        if ((flags & FLAG_PRIORITY) != 0) {
+            out.putShort((short) (task.priority().value() + PRIORITY_OFFSET));
+        }
+        if ((flags & FLAG_ATTEMPTS) != 0) {
+            out.putShort((short) task.attempts());
+        }
+        if ((flags & FLAG_DUE) != 0) {
+            putInt6(out, task.dueAt());
+        }
+        if ((flags & FLAG_READY) != 0) {
+            putInt6(out, task.readyAt());
+        }
+        if (error != null) {
+            putText(out, error);
+        }
+        if (task.reclaimCause() != null) {
+            out.put((byte) task.reclaimCause().code());
+        }
+        if (dead) {
+            putInt6(out, stored.at());
+        }
+        putText(out, code);
+        out.put((byte) task.headers().size());
         for (byte[] text : headerBytes) {
             putText(out, text);
         }
