@@ -2,7 +2,6 @@ package io.ordo.inmemory;
 
 import io.ordo.domain.ConsumerId;
 import io.ordo.domain.DeadLetter;
-import io.ordo.domain.InvalidInputException;
 import io.ordo.domain.Lease;
 import io.ordo.domain.NewTask;
 import io.ordo.domain.Partition;
@@ -37,6 +36,9 @@ import io.ordo.ports.Rejection;
 import io.ordo.ports.ReleaseOutcome;
 import io.ordo.ports.TaskSnapshot;
 import io.ordo.ports.TaskStore;
+import io.ordo.ports.ConsumeRequest;
+import io.ordo.ports.ConsumerHeartbeat;
+import io.ordo.ports.DeadLetterPageRequest;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -176,9 +178,7 @@ final class InMemoryTaskStore implements TaskStore {
     @Override
     public synchronized List<Lease> consume(ConsumerId consumer, int max, Duration wait) {
         ensureOpen();
-        Validate.notNull("consumer", consumer);
-        Validate.range("max", max, 1, MAX_CONSUME);
-        Validate.duration("wait", wait, MAX_WAIT);
+        ConsumeRequest.taking(consumer, max, wait);
         long deadline = System.nanoTime() + wait.toNanos();
         while (true) {
             ensureOpen(); // again after every wait: closing the factory ends a waiting consume
@@ -498,11 +498,7 @@ final class InMemoryTaskStore implements TaskStore {
     @Override
     public synchronized void heartbeat(ConsumerId consumer, Duration ttl) {
         ensureOpen();
-        Validate.notNull("consumer", consumer);
-        Validate.duration("ttl", ttl, QueueSettings.MAX_DURATION);
-        if (ttl.toMillis() < 1) {
-            throw new InvalidInputException("ttl", "must be at least 1 ms, was " + ttl);
-        }
+        new ConsumerHeartbeat(consumer, ttl);
         long now = clock.millis();
         consumers.put(consumer, now + ttl.toMillis());
         lastHeartbeats.put(consumer, now);
@@ -639,8 +635,7 @@ final class InMemoryTaskStore implements TaskStore {
     @Override
     public synchronized DeadLetterPage deadLetters(int offset, int limit) {
         ensureOpen();
-        Validate.range("offset", offset, 0, Integer.MAX_VALUE);
-        Validate.range("limit", limit, 1, MAX_CONSUME);
+        new DeadLetterPageRequest(offset, limit);
         List<DeadLetter> page = dead.values().stream().skip(offset).limit(limit).toList();
         return new DeadLetterPage(page, dead.size(), offset);
     }
@@ -704,7 +699,7 @@ final class InMemoryTaskStore implements TaskStore {
     @Override
     public synchronized QueueInspection inspect(int limit) {
         ensureOpen();
-        Validate.range("limit", limit, 1, QueueInspection.MAX_LIMIT);
+        QueueInspection.checkedLimit(limit);
         long now = clock.millis();
         List<PartitionBacklog> backlog = partitions.values().stream()
                 .map(state -> new PartitionBacklog(state.partition, state.waiting.size(),

@@ -1,5 +1,7 @@
 package io.ordo.ports;
 
+import io.ordo.domain.Validate;
+
 import java.time.Instant;
 import java.util.List;
 
@@ -25,6 +27,11 @@ public record QueueInspection(Instant inspectedAt,
                               List<ConsumerPresence> consumers, long totalConsumers) {
     /** Largest limit an inspection may ask for. */
     public static final int MAX_LIMIT = 1000;
+
+    /** An inspection's {@code limit}, checked once for every store: 1..{@link #MAX_LIMIT}. */
+    public static int checkedLimit(int limit) {
+        return Validate.range("limit", limit, 1, MAX_LIMIT);
+    }
 
     public QueueInspection {
         busiestPartitions = List.copyOf(busiestPartitions);

@@ -5,7 +5,6 @@ import io.ordo.domain.Lease;
 import io.ordo.domain.Partition;
 import io.ordo.domain.PublishRules;
 import io.ordo.domain.TaskId;
-import io.ordo.domain.Validate;
 
 import java.time.Duration;
 import java.util.Collection;
@@ -38,12 +37,10 @@ public interface TaskConsuming extends QueueBound {
      * Nothing is written when an argument is invalid.
      */
     default AckedAndTaken ackAndConsume(ConsumerId consumer, Collection<TaskId> acks, int max, Duration wait) {
-        Validate.notNull("consumer", consumer);
+        ConsumeRequest request = new ConsumeRequest(consumer, max, wait);
         PublishRules.ids("acks", acks);
-        Validate.range("max", max, 0, MAX_CONSUME);
-        Validate.duration("wait", wait, MAX_WAIT);
         Map<TaskId, AckOutcome> acked = acks.isEmpty() ? Map.of() : ack(consumer, acks);
-        List<Lease> taken = max == 0 ? List.of() : consume(consumer, max, wait);
+        List<Lease> taken = request.takesNone() ? List.of() : consume(consumer, max, wait);
         return new AckedAndTaken(acked, taken);
     }
 

@@ -30,6 +30,10 @@ import io.ordo.ports.Rejection;
 import io.ordo.ports.ReleaseOutcome;
 import io.ordo.ports.TaskSnapshot;
 import io.ordo.ports.TaskStore;
+import io.ordo.ports.ConsumeRequest;
+import io.ordo.ports.ConsumerHeartbeat;
+import io.ordo.ports.DeadLetterPageRequest;
+import io.ordo.ports.TaskIds;
 import io.ordo.redis.RedisScript.ConsumeReply;
 import io.ordo.redis.RedisScript.PublishReply;
 import io.ordo.redis.RedisScript.ReclaimReply;
@@ -38,7 +42,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -122,19 +125,15 @@ public final class RedisTaskStore implements TaskStore {
 
     @Override
     public List<Lease> consume(ConsumerId consumer, int max, Duration wait) {
-        Validate.notNull("consumer", consumer);
-        Validate.range("max", max, 1, MAX_CONSUME);
-        Validate.duration("wait", wait, MAX_WAIT);
-        return takeWaiting(consumer, max, wait, run(RedisScript.CONSUME, new Args().add(now()).add(consumer.value()).add(max)), 0);
+        ConsumeRequest request = ConsumeRequest.taking(consumer, max, wait);
+        return takeWaiting(request, run(RedisScript.CONSUME, new Args().add(now()).add(consumer.value()).add(max)), 0);
     }
 
     /** The acks go in one call with the first look for tasks (ack_consume), so a worker's ack costs no call of its own. */
     @Override
     public AckedAndTaken ackAndConsume(ConsumerId consumer, Collection<TaskId> acks, int max, Duration wait) {
-        Validate.notNull("consumer", consumer);
-        List<TaskId> distinct = List.copyOf(new LinkedHashSet<>(PublishRules.ids("acks", acks)));
-        Validate.range("max", max, 0, MAX_CONSUME);
-        Validate.duration("wait", wait, MAX_WAIT);
+        ConsumeRequest request = new ConsumeRequest(consumer, max, wait);
+        List<TaskId> distinct = TaskIds.distinct("acks", acks);
         Args args = withIds(new Args().add(now()).add(consumer.value()).add(max).add(distinct.size()), distinct);
         List<Object> reply = run(RedisScript.ACK_CONSUME, args);
         Map<TaskId, AckOutcome> acked = new LinkedHashMap<>();
@@ -142,7 +141,7 @@ public final class RedisTaskStore implements TaskStore {
             acked.put(distinct.get(i), RedisScript.ACK_CONSUME.outcome(AckOutcome.class,
                     Replies.number(reply, ConsumeReply.FIRST_AFTER_NOW + i)));
         }
-        List<Lease> taken = max == 0 ? List.of() : takeWaiting(consumer, max, wait, reply, distinct.size());
+        List<Lease> taken = request.takesNone() ? List.of() : takeWaiting(request, reply, distinct.size());
         return new AckedAndTaken(acked, taken);
     }
 
@@ -150,8 +149,10 @@ public final class RedisTaskStore implements TaskStore {
      * The tasks a consume took ({@link ConsumeReply}, {@code skip} values after the server's now); when none and the wait allows, waits for a signal and
      * consumes again until the wait is over.
      */
-    private List<Lease> takeWaiting(ConsumerId consumer, int max, Duration wait, List<Object> first, int skip) {
-        long deadline = System.nanoTime() + wait.toNanos();
+    private List<Lease> takeWaiting(ConsumeRequest request, List<Object> first, int skip) {
+        ConsumerId consumer = request.consumer();
+        int max = request.max();
+        long deadline = System.nanoTime() + request.longestWait().toNanos();
         List<Object> reply = first;
         int from = ConsumeReply.FIRST_AFTER_NOW + skip;
         while (true) {
@@ -245,12 +246,8 @@ public final class RedisTaskStore implements TaskStore {
 
     @Override
     public void heartbeat(ConsumerId consumer, Duration ttl) {
-        Validate.notNull("consumer", consumer);
-        Validate.duration("ttl", ttl, QueueSettings.MAX_DURATION);
-        if (ttl.toMillis() < 1) {
-            throw new InvalidInputException("ttl", "must be at least 1 ms, was " + ttl);
-        }
-        run(RedisScript.HEARTBEAT, new Args().add(now()).add(consumer.value()).add(ttl.toMillis()));
+        ConsumerHeartbeat beat = new ConsumerHeartbeat(consumer, ttl);
+        run(RedisScript.HEARTBEAT, new Args().add(now()).add(beat.consumer().value()).add(beat.ttl().toMillis()));
     }
 
     /**
@@ -315,9 +312,8 @@ public final class RedisTaskStore implements TaskStore {
 
     @Override
     public DeadLetterPage deadLetters(int offset, int limit) {
-        Validate.range("offset", offset, 0, Integer.MAX_VALUE);
-        Validate.range("limit", limit, 1, MAX_CONSUME);
-        List<Object> reply = run(RedisScript.DEAD_LETTERS, new Args().add(now()).add(offset).add(limit));
+        DeadLetterPageRequest asked = new DeadLetterPageRequest(offset, limit);
+        List<Object> reply = run(RedisScript.DEAD_LETTERS, new Args().add(now()).add(asked.offset()).add(asked.limit()));
         List<DeadLetter> page = new ArrayList<>();
         for (int i = 1; i < reply.size(); i += 2) {
             TaskRecords.Stored stored = TaskRecords.decode(Replies.bytes(reply, i), Replies.bytes(reply, i + 1));
@@ -387,7 +383,7 @@ public final class RedisTaskStore implements TaskStore {
      */
     @Override
     public QueueInspection inspect(int limit) {
-        Validate.range("limit", limit, 1, QueueInspection.MAX_LIMIT);
+        QueueInspection.checkedLimit(limit);
         Map<String, Long> busiest = new LinkedHashMap<>();
         String cursor = "";
         do {
@@ -470,7 +466,7 @@ public final class RedisTaskStore implements TaskStore {
     }
 
     private static List<TaskId> distinct(Collection<TaskId> ids) {
-        return List.copyOf(new LinkedHashSet<>(PublishRules.ids("ids", ids)));
+        return TaskIds.distinct("ids", ids);
     }
 
     private static Args withIds(Args args, List<TaskId> ids) {

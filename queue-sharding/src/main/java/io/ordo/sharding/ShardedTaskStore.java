@@ -30,6 +30,9 @@ import io.ordo.ports.Rejection;
 import io.ordo.ports.ReleaseOutcome;
 import io.ordo.ports.TaskSnapshot;
 import io.ordo.ports.TaskStore;
+import io.ordo.ports.ConsumeRequest;
+import io.ordo.ports.DeadLetterPageRequest;
+import io.ordo.ports.TaskIds;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -39,7 +42,6 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -167,9 +169,7 @@ public final class ShardedTaskStore implements TaskStore {
 
     @Override
     public List<Lease> consume(ConsumerId consumer, int max, Duration wait) {
-        Validate.notNull("consumer", consumer);
-        Validate.range("max", max, 1, MAX_CONSUME);
-        Validate.duration("wait", wait, MAX_WAIT);
+        ConsumeRequest.taking(consumer, max, wait);
         long deadline = System.nanoTime() + wait.toNanos();
         int shard = Math.floorMod(nextStart.getAndIncrement(), shards.size());
         List<Lease> taken = new ArrayList<>();
@@ -300,8 +300,7 @@ public final class ShardedTaskStore implements TaskStore {
      */
     @Override
     public DeadLetterPage deadLetters(int offset, int limit) {
-        Validate.range("offset", offset, 0, Integer.MAX_VALUE);
-        Validate.range("limit", limit, 1, MAX_CONSUME);
+        new DeadLetterPageRequest(offset, limit);
         long wanted = (long) offset + limit;
         List<DeadLetter> merged = new ArrayList<>();
         long total = 0;
@@ -379,7 +378,7 @@ public final class ShardedTaskStore implements TaskStore {
      */
     @Override
     public QueueInspection inspect(int limit) {
-        Validate.range("limit", limit, 1, QueueInspection.MAX_LIMIT);
+        QueueInspection.checkedLimit(limit);
         Instant inspectedAt = Instant.EPOCH;
         List<PartitionBacklog> backlog = new ArrayList<>();
         List<PartitionLock> locks = new ArrayList<>();
@@ -456,7 +455,7 @@ public final class ShardedTaskStore implements TaskStore {
     // ---------------------------------------------------------------- helpers
 
     private static List<TaskId> distinct(Collection<TaskId> ids) {
-        return List.copyOf(new LinkedHashSet<>(PublishRules.ids("ids", ids)));
+        return TaskIds.distinct("ids", ids);
     }
 
     /**
