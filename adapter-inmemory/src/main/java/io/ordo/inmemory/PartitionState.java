@@ -28,7 +28,7 @@ final class PartitionState {
     private final TreeSet<Task> notYetReady = new TreeSet<>(BY_READY_AT);
     long turn;
 
-    // Where the store's schedule holds this partition; written only by InMemoryTaskStore.refresh, which
+    // Where the store's schedule holds this partition; written only by WaitingTasks.refresh, which
     // takes the partition out of the sorted sets before changing what they sort by.
     boolean eligible;
     int headPriority;
