@@ -6,7 +6,7 @@ import java.util.StringJoiner;
 
 /**
  * The constants the Lua library shares with Java, written into the library's text from their Java
- * definitions (ahead of {@code common.lua}, see {@link RedisLibrary}): the two sides cannot disagree.
+ * definitions (ahead of the shared files, see {@link RedisLibrary}): the two sides cannot disagree.
  */
 final class LuaConstants {
     private final StringBuilder text = new StringBuilder("local O = {}\n");

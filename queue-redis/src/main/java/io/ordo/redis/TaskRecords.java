@@ -37,7 +37,7 @@ final class TaskRecords {
     private TaskRecords() {
     }
 
-    /** The record's layout constants, as {@code common.lua} reads and writes records with them. */
+    /** The record's layout constants, as {@code record.lua} reads and writes records with them. */
     static void declareIn(LuaConstants lua) {
         lua.integer("STATE_WAITING", STATE_WAITING).integer("STATE_IN_FLIGHT", STATE_IN_FLIGHT)
                 .integer("STATE_DEAD", STATE_DEAD)
