@@ -2,14 +2,15 @@ package io.ordo.redis;
 
 import io.ordo.domain.QueueSettings;
 
-import java.util.StringJoiner;
-
 /**
  * The constants the Lua library shares with Java, written into the library's text from their Java
- * definitions (ahead of the shared files, see {@link RedisLibrary}): the two sides cannot disagree.
+ * definitions (after {@code keys.lua}, which declares the table {@code O}; see {@link RedisLibrary}): the two sides cannot disagree.
  */
 final class LuaConstants {
-    private final StringBuilder text = new StringBuilder("local O = {}\n");
+    /** Where a Redis error on one of these lines says it is. */
+    static final String SOURCE = "(constants from Java: LuaConstants)";
+
+    private final StringBuilder text = new StringBuilder();
 
     private LuaConstants() {
     }
@@ -34,16 +35,6 @@ final class LuaConstants {
     /** {@code O.<name> = <value>}. */
     LuaConstants integer(String name, long value) {
         text.append("O.").append(name).append(" = ").append(value).append('\n');
-        return this;
-    }
-
-    /** {@code O.<name> = { <values> }}: a Lua array, values in order. */
-    LuaConstants integers(String name, long... values) {
-        StringJoiner list = new StringJoiner(", ", "{ ", " }");
-        for (long value : values) {
-            list.add(Long.toString(value));
-        }
-        text.append("O.").append(name).append(" = ").append(list).append('\n');
         return this;
     }
 }

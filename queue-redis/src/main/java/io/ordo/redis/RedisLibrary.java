@@ -14,9 +14,8 @@ import java.util.stream.Collectors;
  * functions ({@code ordo_<version>_<operation>}): a server may hold the libraries of several Ordo versions
  * at once, and a changed library can never be called under an old name.
  *
- * <p>The text: {@code #!lua name=…}, the constants Lua shares with Java ({@link LuaConstants}), the shared
- * files by concern ({@code keys.lua}: the queue's keys, names in
- * keys, checks of their types; {@code counters.lua}: the call's clock, settings and counters;
+ * <p>The text: {@code #!lua name=…}, the shared files by concern ({@code keys.lua}: the queue's keys, names in
+ * keys, checks of their types; then the constants Lua shares with Java, {@link LuaConstants}; {@code counters.lua}: the call's clock, settings and counters;
  * {@code record.lua}: the task record and leases; {@code partition_index.lua}: order inside and across
  * partitions, time-driven changes; {@code lifecycle.lua}: taking tasks; {@code finishing.lua}: ack, giving
  * back, dead letters and the end of every call), each function's short name for the bodies next to its
@@ -50,8 +49,10 @@ public final class RedisLibrary {
     private static RedisLibrary assemble() {
         SourceMap.Builder text = new SourceMap.Builder();
         text.append("#!lua name=ordo_" + VERSION_MARK + "\n", "(library header)", 1);
-        text.append(LuaConstants.library(), "(constants from Java: LuaConstants)", 1);
-        SHARED.forEach(file -> text.append(RedisScript.read(file) + "\n", file, 1));
+        // the first file declares the table O, the constants follow before any file reads them
+        text.append(RedisScript.read(SHARED.get(0)) + "\n", SHARED.get(0), 1);
+        text.append(LuaConstants.library(), LuaConstants.SOURCE, 1);
+        SHARED.subList(1, SHARED.size()).forEach(file -> text.append(RedisScript.read(file) + "\n", file, 1));
         String prelude = RedisScript.read(PRELUDE);
         for (RedisScript script : RedisScript.values()) {
             String flags = script.flags().stream().map(flag -> "'" + flag + "'").collect(Collectors.joining(", "));

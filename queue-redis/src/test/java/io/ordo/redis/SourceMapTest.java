@@ -19,6 +19,11 @@ class SourceMapTest {
             String located = RedisLibrary.CURRENT.locate(error);
             Matcher place = Pattern.compile("([a-z_]+\\.lua):(\\d+): boom")
                     .matcher(located);
+            if (located.contains(LuaConstants.SOURCE)) {
+                assertThat(LIBRARY.get(line - 1)).as("library line " + line + ", a constant from Java")
+                        .matches("O\\.[A-Z_]+ = -?\\d+");
+                continue;
+            }
             if (!place.find()) {
                 assertThat(located).as("library line " + line + ", not from a file").containsAnyOf("(registration of ",
                         "(library header)");

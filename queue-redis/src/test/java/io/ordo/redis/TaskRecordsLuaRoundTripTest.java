@@ -28,9 +28,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @ExtendWith(RedisServerExtension.class)
 class TaskRecordsLuaRoundTripTest {
-    /** The library's constants and shared files, as the server loads them, without the registrations. */
-    private static final String SHARED = LuaConstants.library()
-            + String.join("\n", RedisLibrary.SHARED.stream().map(RedisScript::read).toList()) + "\n";
+    /** The library's shared part (its files and constants) as the server loads it: up to the first registration. */
+    private static final String SHARED = sharedPart(RedisLibrary.CURRENT.code());
     private static final String HEX_HELPERS = """
             local function unhex(h) return (h:gsub('..', function(c) return string.char(tonumber(c, 16)) end)) end
             local function hex(s) return (s:gsub('.', function(c) return string.format('%02x', string.byte(c)) end)) end
@@ -102,6 +101,11 @@ class TaskRecordsLuaRoundTripTest {
         byte[] record = HexFormat.of().parseHex(luaRecord);
         assertThat(TaskRecords.decode(id(task), record)).isEqualTo(stored);
         assertThat(record).isEqualTo(TaskRecords.encode(stored));
+    }
+
+    private static String sharedPart(String library) {
+        int firstRegistration = library.lastIndexOf("\n-- ", library.indexOf("redis.register_function"));
+        return library.substring(library.indexOf('\n') + 1, firstRegistration + 1);
     }
 
     private static Task task(String id, Partition partition, int priority, Map<String, String> headers, byte[] payload,

@@ -5,10 +5,10 @@
 -- explained in docs/redis-design.md. Each function's short name for the function bodies (`local x = O.x`)
 -- follows its definition.
 
--- Everything lives in one table, O: closures that capture a single table are made far faster than
--- closures capturing dozens of locals. RedisLibrary declares it ahead of this file, with the constants
--- Lua shares with Java (LuaConstants): the record's states and flags, the reclaim causes, the settings'
--- defaults.
+-- Everything lives in one table: closures that capture a single table are made far faster than
+-- closures capturing dozens of locals. RedisLibrary puts the constants Lua shares with Java right after
+-- this file (LuaConstants): the record's states and flags, the reclaim causes, the settings' defaults.
+local O = {}
 
 -- The queue's fixed keys: the prefix (from the one declared key, `meta`) and these kinds. Each
 -- function binds them to locals K_<KIND> in this order (function_prelude.lua).
