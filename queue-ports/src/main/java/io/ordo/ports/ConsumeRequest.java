@@ -7,8 +7,8 @@ import java.time.Duration;
 
 /**
  * What a consume asks for, checked here once for every store: who takes (field {@code consumer}), how many
- * ({@code max}, at most {@link TaskStore#MAX_CONSUME}), how long it may wait ({@code wait}, at most
- * {@link TaskStore#MAX_WAIT}).
+ * ({@code max}, at most {@link TaskConsuming#MAX_CONSUME}), how long it may wait ({@code wait}, at most
+ * {@link TaskConsuming#MAX_WAIT}).
  */
 public record ConsumeRequest(ConsumerId consumer, int max, Duration longestWait) {
     /** A plain consume asks for at least one task; a consume after acks may ask for none. */
