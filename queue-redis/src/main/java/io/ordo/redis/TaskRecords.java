@@ -18,12 +18,12 @@ import java.util.Map;
 /**
  * The packed task record the scripts keep as a hash value, and the publish blob they build it from
  * (layout in docs/redis-design.md, mirrored by {@code record.lua}, which a test holds to it). Big-endian,
- * lengths as 2 bytes.
+ * lengths as 2 bytes. Public for what reads or writes records beside the stores: that test, the benchmarks.
  */
-final class TaskRecords {
-    static final int STATE_WAITING = 0;
-    static final int STATE_IN_FLIGHT = 1;
-    static final int STATE_DEAD = 2;
+public final class TaskRecords {
+    public static final int STATE_WAITING = 0;
+    public static final int STATE_IN_FLIGHT = 1;
+    public static final int STATE_DEAD = 2;
 
     private static final int FLAG_PRIORITY = 4;
     private static final int FLAG_ATTEMPTS = 8;
@@ -49,7 +49,7 @@ final class TaskRecords {
     }
 
     /** A task as stored, with where it is: waiting, in flight (holder, leasedAt) or dead (deadAt). */
-    record Stored(Task task, int state, ConsumerId holder, long at) {
+    public record Stored(Task task, int state, ConsumerId holder, long at) {
     }
 
     /**
@@ -97,7 +97,7 @@ final class TaskRecords {
      * A waiting or dead record, as {@code O.encode} writes it (a task in flight is stored as it waited, its
      * lease apart): optional fields only where they differ from what their absence means.
      */
-    static byte[] encode(Stored stored) {
+    public static byte[] encode(Stored stored) {
         Task task = stored.task();
         boolean dead = stored.state() == STATE_DEAD;
         byte[] code = Utf8.encode(task.partition().code());
@@ -181,7 +181,8 @@ final class TaskRecords {
         out.put(text);
     }
 
-    static Stored decode(byte[] id, byte[] record) {
+    /** A stored record as the functions keep it; {@link QueueDataException} if it is damaged. */
+    public static Stored decode(byte[] id, byte[] record) {
         return decode(id, record, 0);
     }
 

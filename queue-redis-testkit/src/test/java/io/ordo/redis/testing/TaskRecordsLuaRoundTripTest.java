@@ -1,12 +1,12 @@
-package io.ordo.redis;
+package io.ordo.redis.testing;
 
 import io.ordo.domain.Partition;
 import io.ordo.domain.Priority;
 import io.ordo.domain.ReclaimCause;
 import io.ordo.domain.Task;
 import io.ordo.domain.TaskId;
-import io.ordo.redis.testing.RedisServer;
-import io.ordo.redis.testing.RedisServerExtension;
+import io.ordo.redis.RedisLibrary;
+import io.ordo.redis.TaskRecords;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
