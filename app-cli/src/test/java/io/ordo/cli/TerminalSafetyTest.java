@@ -1,6 +1,6 @@
 package io.ordo.cli;
 
-import io.ordo.cli.process.RedisClient;
+import io.ordo.systemtest.RedisClient;
 import io.ordo.domain.ConsumerId;
 import io.ordo.domain.NewTask;
 import io.ordo.domain.Partition;

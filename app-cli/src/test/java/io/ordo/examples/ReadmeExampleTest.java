@@ -13,7 +13,7 @@ import io.ordo.ports.AckOutcome;
 import io.ordo.ports.Clock;
 import io.ordo.ports.TaskStore;
 import io.ordo.ports.TaskStoreFactory;
-import io.ordo.testing.ProjectFiles;
+import io.ordo.systemtest.ProjectFiles;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;

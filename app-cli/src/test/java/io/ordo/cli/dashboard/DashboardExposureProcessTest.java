@@ -1,6 +1,6 @@
 package io.ordo.cli.dashboard;
 
-import io.ordo.cli.process.OrdoProcess;
+import io.ordo.systemtest.OrdoProcess;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
