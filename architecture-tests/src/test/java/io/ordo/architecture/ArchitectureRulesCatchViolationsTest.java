@@ -13,12 +13,14 @@ import io.ordo.redis.archfixture.RedisSupportReachingOut;
 import io.ordo.runtime.archfixture.RuntimeReachingIntoAnAdapter;
 import io.ordo.simulation.archfixture.SimulationReachingIntoABackend;
 import io.ordo.tck.archfixture.KitReachingIntoABackend;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static io.ordo.architecture.ArchitectureRulesTest.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** A rule that cannot fail proves nothing: each rule is shown a class that breaks it. */
+@Tag("full")
 class ArchitectureRulesCatchViolationsTest {
     private final JavaClasses offenders = new ClassFileImporter().importClasses(
             DomainReachingOut.class, PortReachingIntoTheRuntime.class, RuntimeReachingIntoAnAdapter.class,

@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
@@ -30,6 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @AnalyzeClasses(packages = "io.ordo",
         importOptions = {ImportOption.DoNotIncludeTests.class, ArchitectureRulesTest.DoNotIncludeTestKits.class})
+@Tag("full")
 class ArchitectureRulesTest {
     private static final String DOMAIN = "io.ordo.domain..";
     private static final String PORTS = "io.ordo.ports..";

@@ -1,5 +1,6 @@
 package io.ordo.system.deploy;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
@@ -16,6 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * deploy/Dockerfile, read rather than built (no Docker engine is needed): two stages, a distroless
  * non-root runtime, and an entrypoint that runs the jar app-cli's shade configuration produces.
  */
+@Tag("full")
 class DockerfileTest {
     private final List<String> instructions = instructions(DeployKit.read(DeployKit.DEPLOY.resolve("Dockerfile")));
 

@@ -3,6 +3,7 @@ package io.ordo.system.deploy;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.ordo.cli.OrdoCli;
 import io.ordo.system.deploy.DeployKit.Manifest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine.Option;
 
@@ -15,6 +16,7 @@ import java.util.TreeSet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** What the manifests promise without a running worker: secrets, scheduling, resources, scaling behaviour. */
+@Tag("full")
 class ManifestsTest {
     private final JsonNode deployment = DeployKit.single("Deployment").document();
     private final JsonNode container = DeployKit.workerContainer();

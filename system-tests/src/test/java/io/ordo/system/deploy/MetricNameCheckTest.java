@@ -1,6 +1,7 @@
 package io.ordo.system.deploy;
 
 import io.ordo.system.deploy.DeployKit.Manifest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -14,6 +15,7 @@ import java.util.Set;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The checker itself: a metric renamed on one side only is reported, naming where it is used. */
+@Tag("full")
 class MetricNameCheckTest {
     private static final String SCRAPE = """
             # HELP ordo_tasks_processed_total Tasks handled successfully and acked

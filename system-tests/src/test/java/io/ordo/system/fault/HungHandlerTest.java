@@ -9,6 +9,7 @@ import io.ordo.domain.QueueName;
 import io.ordo.ports.TaskStore;
 import io.ordo.ports.TaskStoreFactory;
 import io.ordo.redis.testing.RedisServer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -25,6 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * replaces the stuck thread, the reaper takes the task back, the partition goes on, and after
  * maxAttempts timeouts the task is a dead letter (docs/decisions/hung-handlers.md).
  */
+@Tag("full")
 class HungHandlerTest {
     private static final RedisClient CLIENT = RedisClient.LETTUCE;
     private static final Duration TIMEOUT = Duration.ofSeconds(2);

@@ -9,6 +9,7 @@ import io.ordo.domain.QueueName;
 import io.ordo.ports.TaskStore;
 import io.ordo.ports.TaskStoreFactory;
 import io.ordo.redis.testing.RedisServer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -23,6 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A task that halts every worker process that runs it ends in the dead letters after the queue's
  * maxAttempts, and its ordered partition carries on behind it, in order (docs/reliability.md).
  */
+@Tag("full")
 class PoisonTaskTest {
     private static final int MAX_ATTEMPTS = 3;
     private static final RedisClient CLIENT = RedisClient.JEDIS;

@@ -9,6 +9,7 @@ import io.ordo.ports.QueueStats;
 import io.ordo.ports.TaskStore;
 import io.ordo.ports.TaskStoreFactory;
 import io.ordo.redis.testing.RedisServer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -24,6 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * and, once the queue has drained and the workers have stopped, nothing is left but the queue's
  * permanent keys. {@code -Dordo.soak.duration=10m} runs the steady part that long (docs/reliability.md).
  */
+@Tag("full")
 class SteadyLoadTest {
     private static final RedisClient CLIENT = RedisClient.LETTUCE;
     private static final Duration DEFAULT_STEADY = Duration.ofSeconds(15);

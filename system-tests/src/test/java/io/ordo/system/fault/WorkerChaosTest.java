@@ -11,6 +11,7 @@ import io.ordo.ports.QueueStats;
 import io.ordo.ports.TaskStore;
 import io.ordo.ports.TaskStoreFactory;
 import io.ordo.redis.testing.RedisServer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -33,6 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * partition ran out of order or on two live workers at once, duplicates stay within kills ×
  * prefetch, and only the poison tasks are dead letters (docs/reliability.md).
  */
+@Tag("full")
 class WorkerChaosTest {
     private static final int WORKERS = 3;
     private static final int CONCURRENCY = 4;

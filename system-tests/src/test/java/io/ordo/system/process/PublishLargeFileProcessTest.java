@@ -5,6 +5,7 @@ import io.ordo.ports.TaskStoreFactory;
 import io.ordo.redis.testing.RedisServer;
 import io.ordo.systemtest.OrdoProcess;
 import io.ordo.systemtest.RedisClient;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,6 +19,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code ordo publish --file} streams: a file larger than the process's whole heap is published in bounded memory. */
+@Tag("full")
 class PublishLargeFileProcessTest {
     private static final int LINES = 12_000;
     private static final int PAYLOAD_BYTES = 4096;

@@ -5,6 +5,7 @@ import io.ordo.systemtest.OrdoProcess;
 import io.ordo.systemtest.RedisClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -19,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * and stderr of the process): unreachable server, wrong password, malformed URI, from the option or the
  * environment, one-shot commands and {@code work} alike.
  */
+@Tag("full")
 class RedisPasswordSecrecyProcessTest {
     private static final String SECRET = "Zq7Wx-pass";
     private static RedisServer guarded;

@@ -2,6 +2,7 @@ package io.ordo.system.process;
 
 import io.ordo.systemtest.OrdoProcess;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
@@ -13,6 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Redis password without putting it on the command line. Child processes, because the variable is
  * read from the real environment.
  */
+@Tag("full")
 class RedisUriFromEnvironmentProcessTest {
     private static final String UNREACHABLE_FROM_ENVIRONMENT = "redis://:s3cret-password@127.0.0.1:1";
 

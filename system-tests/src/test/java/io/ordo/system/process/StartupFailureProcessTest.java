@@ -3,6 +3,7 @@ package io.ordo.system.process;
 import io.ordo.systemtest.OrdoProcess;
 import io.ordo.systemtest.RedisClient;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -12,6 +13,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Start-up failures of a real {@code ordo} process are one line on stderr, logs included, with the documented exit code. */
+@Tag("full")
 class StartupFailureProcessTest {
     @ParameterizedTest
     @EnumSource(RedisClient.class)

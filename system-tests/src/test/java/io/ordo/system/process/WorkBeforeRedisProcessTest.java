@@ -7,6 +7,7 @@ import io.ordo.ports.TaskStoreFactory;
 import io.ordo.redis.testing.RedisServer;
 import io.ordo.systemtest.OrdoProcess;
 import io.ordo.systemtest.RedisClient;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -29,6 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code ordo work} with probes, started before its Redis (a pod that comes up first): it serves
  * {@code /healthz} 200 and {@code /readyz} 503 while Redis is missing, and starts working once it comes.
  */
+@Tag("full")
 class WorkBeforeRedisProcessTest {
     private static final Pattern METRICS_PORT = Pattern.compile("metrics on http://localhost:(\\d+)/metrics");
 

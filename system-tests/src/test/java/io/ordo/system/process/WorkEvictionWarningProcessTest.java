@@ -3,6 +3,7 @@ package io.ordo.system.process;
 import io.ordo.redis.testing.RedisServer;
 import io.ordo.systemtest.OrdoProcess;
 import io.ordo.systemtest.RedisClient;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -19,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * when it starts (the Redis store factory does, so every application on the library gets it); on a
  * Redis that keeps every task it logs none.
  */
+@Tag("full")
 class WorkEvictionWarningProcessTest {
     private static final String WARNING = "maxmemory-policy is allkeys-lru: a full Redis deletes keys";
 

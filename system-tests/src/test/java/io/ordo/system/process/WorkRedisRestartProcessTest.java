@@ -11,6 +11,7 @@ import io.ordo.redis.testing.RedisServer;
 import io.ordo.systemtest.OrdoProcess;
 import io.ordo.systemtest.RedisClient;
 import io.ordo.systemtest.TaskEvents;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -35,6 +36,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * worker reports not-ready, logs the outage once when it begins and once when it ends, resumes by
  * itself, and every task is processed exactly once.
  */
+@Tag("full")
 class WorkRedisRestartProcessTest {
     private static final Pattern METRICS_PORT = Pattern.compile("metrics on http://localhost:(\\d+)/metrics");
     private static final Duration OUTAGE = Duration.ofMillis(1500);

@@ -14,6 +14,7 @@ import io.ordo.redis.testing.RedisServerExtension;
 import io.ordo.systemtest.OrdoProcess;
 import io.ordo.systemtest.RedisClient;
 import io.ordo.systemtest.TaskEvents;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -34,6 +35,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * runs after it was returned, and a second worker finishes the queue without doing anything twice.
  */
 @ExtendWith(RedisServerExtension.class)
+@Tag("full")
 class WorkShutdownProcessTest {
     private static final int ORDERED = 12;
     private static final int REGULAR = 8;
