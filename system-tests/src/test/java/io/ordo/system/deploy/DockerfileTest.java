@@ -7,7 +7,6 @@ import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 
 import javax.xml.parsers.DocumentBuilderFactory;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -100,17 +99,36 @@ class DockerfileTest {
         return instructions;
     }
 
-    /** The shade plugin's outputFile in app-cli/pom.xml. */
+    /**
+     * The file app-cli's shading writes: app-cli lists maven-shade-plugin, whose outputFile the parent's
+     * pluginManagement sets from ${fat.jar.name}, a property app-cli sets (docs/decisions/cli-fat-jar.md).
+     */
     private static String shadedJarOutputFile() throws Exception {
-        Path pom = DeployKit.ROOT.resolve("app-cli/pom.xml");
-        Document document = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(pom.toFile());
-        NodeList plugins = document.getElementsByTagName("plugin");
+        Document cli = pom("app-cli/pom.xml");
+        if (shadePlugin(cli) == null) {
+            throw new AssertionError("app-cli/pom.xml lists no maven-shade-plugin");
+        }
+        Element parentShade = shadePlugin(pom("pom.xml"));
+        if (parentShade == null) {
+            throw new AssertionError("the parent pom manages no maven-shade-plugin");
+        }
+        String outputFile = parentShade.getElementsByTagName("outputFile").item(0).getTextContent().strip();
+        String fatJarName = cli.getElementsByTagName("fat.jar.name").item(0).getTextContent().strip();
+        return outputFile.replace("${fat.jar.name}", fatJarName);
+    }
+
+    private static Document pom(String path) throws Exception {
+        return DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(DeployKit.ROOT.resolve(path).toFile());
+    }
+
+    private static Element shadePlugin(Document pom) {
+        NodeList plugins = pom.getElementsByTagName("plugin");
         for (int i = 0; i < plugins.getLength(); i++) {
             Element plugin = (Element) plugins.item(i);
             if (plugin.getElementsByTagName("artifactId").item(0).getTextContent().equals("maven-shade-plugin")) {
-                return plugin.getElementsByTagName("outputFile").item(0).getTextContent().strip();
+                return plugin;
             }
         }
-        throw new AssertionError("app-cli/pom.xml configures no maven-shade-plugin");
+        return null;
     }
 }
