@@ -53,12 +53,21 @@ public final class OrdoProcess implements AutoCloseable {
         return start(Map.of(), maxHeap, args);
     }
 
-    private static OrdoProcess start(Map<String, String> environment, String maxHeap, String... args) {
+    /**
+     * The command line that runs {@code ordo args} in a new JVM on this run's class path, with at most
+     * {@code maxHeap} of heap; for tests that start the process their own way.
+     */
+    public static List<String> commandLine(String maxHeap, List<String> args) {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx" + maxHeap, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", // starts faster, fewer threads; these runs are short
                 "-cp", System.getProperty("java.class.path"), CLI_MAIN_CLASS));
-        command.addAll(List.of(args));
+        command.addAll(args);
+        return command;
+    }
+
+    private static OrdoProcess start(Map<String, String> environment, String maxHeap, String... args) {
+        List<String> command = commandLine(maxHeap, List.of(args));
         try {
             ProcessBuilder builder = new ProcessBuilder(command);
             builder.environment().putAll(environment);

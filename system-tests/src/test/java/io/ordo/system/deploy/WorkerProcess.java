@@ -1,6 +1,6 @@
 package io.ordo.system.deploy;
 
-import io.ordo.cli.OrdoCli;
+import io.ordo.systemtest.OrdoProcess;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -11,7 +11,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -33,10 +32,7 @@ final class WorkerProcess implements AutoCloseable {
     }
 
     static WorkerProcess start(List<String> args) {
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), OrdoCli.class.getName()));
-        command.addAll(args);
+        List<String> command = OrdoProcess.commandLine("256m", args);
         try {
             Path stderr = Files.createTempFile("ordo-worker", ".err");
             ProcessBuilder builder = new ProcessBuilder(command)
