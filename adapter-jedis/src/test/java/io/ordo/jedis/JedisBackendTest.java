@@ -4,7 +4,9 @@ import com.google.inject.Module;
 import io.ordo.redis.RedisOptions;
 import io.ordo.redis.RedisTaskStoreFactory;
 import io.ordo.redis.testing.RedisBackendKit;
+import org.junit.jupiter.api.Tag;
 
+@Tag("full")
 class JedisBackendTest extends RedisBackendKit {
     @Override
     protected RedisTaskStoreFactory createFactory(RedisOptions options) {

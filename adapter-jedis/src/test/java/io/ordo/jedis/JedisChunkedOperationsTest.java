@@ -3,7 +3,9 @@ package io.ordo.jedis;
 import io.ordo.redis.RedisOptions;
 import io.ordo.redis.RedisTaskStoreFactory;
 import io.ordo.redis.testing.RedisChunkedOperationsKit;
+import org.junit.jupiter.api.Tag;
 
+@Tag("full")
 class JedisChunkedOperationsTest extends RedisChunkedOperationsKit {
     @Override
     protected RedisTaskStoreFactory createFactory(RedisOptions options) {

@@ -6,9 +6,11 @@ import io.ordo.redis.RedisOptions;
 import io.ordo.redis.testing.RedisServer;
 import io.ordo.redis.testing.RedisServerExtension;
 import io.ordo.tck.ClosedStoreKit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 @ExtendWith(RedisServerExtension.class)
+@Tag("full")
 class JedisClosedStoreTest extends ClosedStoreKit {
     private final RedisServer server;
 

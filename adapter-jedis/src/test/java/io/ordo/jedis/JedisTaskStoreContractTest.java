@@ -5,8 +5,10 @@ import io.ordo.ports.TaskStore;
 import io.ordo.ports.VirtualClock;
 import io.ordo.redis.testing.PerTestRedisStores;
 import io.ordo.tck.TaskStoreCompatibilityKit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+@Tag("full")
 class JedisTaskStoreContractTest extends TaskStoreCompatibilityKit {
     @RegisterExtension
     final PerTestRedisStores stores = new PerTestRedisStores(JedisTaskStores::factory);

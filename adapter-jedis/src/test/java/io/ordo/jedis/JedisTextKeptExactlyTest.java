@@ -5,8 +5,10 @@ import io.ordo.ports.TaskStore;
 import io.ordo.ports.VirtualClock;
 import io.ordo.redis.testing.PerTestRedisStores;
 import io.ordo.tck.TextKeptExactlyKit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+@Tag("full")
 class JedisTextKeptExactlyTest extends TextKeptExactlyKit {
     @RegisterExtension
     final PerTestRedisStores stores = new PerTestRedisStores(JedisTaskStores::factory);

@@ -4,7 +4,9 @@ import io.ordo.redis.RedisOptions;
 import io.ordo.redis.RedisTaskStoreFactory;
 import io.ordo.redis.testing.RedisDifferentialKit;
 import io.ordo.redis.testing.RedisServer;
+import org.junit.jupiter.api.Tag;
 
+@Tag("full")
 class LettuceDifferentialTest extends RedisDifferentialKit {
     LettuceDifferentialTest(RedisServer server) {
         super(server);

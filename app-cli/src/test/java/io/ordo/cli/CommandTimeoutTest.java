@@ -1,6 +1,7 @@
 package io.ordo.cli;
 
 import io.ordo.redis.testing.RedisServer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -13,6 +14,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Every command fails within --timeout against a Redis that accepts connections and answers nothing, and start-up mistakes are one line. */
+@Tag("full")
 class CommandTimeoutTest {
     @ParameterizedTest
     @ValueSource(strings = {"lettuce", "jedis"})

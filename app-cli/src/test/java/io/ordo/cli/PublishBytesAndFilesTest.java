@@ -1,12 +1,12 @@
 package io.ordo.cli;
 
-import io.ordo.cli.process.RedisClient;
 import io.ordo.domain.QueueName;
 import io.ordo.domain.TaskId;
 import io.ordo.ports.TaskStore;
 import io.ordo.ports.TaskStoreFactory;
 import io.ordo.redis.testing.RedisServer;
 import io.ordo.redis.testing.RedisServerExtension;
+import io.ordo.systemtest.RedisClient;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;

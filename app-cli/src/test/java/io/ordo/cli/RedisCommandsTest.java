@@ -2,6 +2,7 @@ package io.ordo.cli;
 
 import io.ordo.redis.testing.RedisServer;
 import io.ordo.redis.testing.RedisServerExtension;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -14,6 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** Every queue command on both Redis backends, against a private redis-server: state persists between commands. */
 @ExtendWith(RedisServerExtension.class)
+@Tag("full")
 class RedisCommandsTest {
     @ParameterizedTest
     @ValueSource(strings = {"lettuce", "jedis"})

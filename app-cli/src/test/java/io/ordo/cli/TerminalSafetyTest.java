@@ -1,6 +1,5 @@
 package io.ordo.cli;
 
-import io.ordo.cli.process.RedisClient;
 import io.ordo.domain.ConsumerId;
 import io.ordo.domain.NewTask;
 import io.ordo.domain.Partition;
@@ -11,6 +10,7 @@ import io.ordo.ports.TaskStore;
 import io.ordo.ports.TaskStoreFactory;
 import io.ordo.redis.testing.RedisServer;
 import io.ordo.redis.testing.RedisServerExtension;
+import io.ordo.systemtest.RedisClient;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 

@@ -1,6 +1,6 @@
 package io.ordo.examples;
 
-import io.ordo.testing.ProjectFiles;
+import io.ordo.systemtest.ProjectFiles;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;

@@ -16,7 +16,7 @@ import io.ordo.runtime.Workers;
 import io.ordo.runtime.worker.Outcome;
 import io.ordo.runtime.worker.Worker;
 import io.ordo.runtime.worker.WorkerOptions;
-import io.ordo.testing.ProjectFiles;
+import io.ordo.systemtest.ProjectFiles;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.ContextHandler;

@@ -18,7 +18,7 @@ import io.ordo.runtime.codec.JacksonPayloadCodec;
 import io.ordo.runtime.worker.Outcome;
 import io.ordo.runtime.worker.Worker;
 import io.ordo.runtime.worker.WorkerOptions;
-import io.ordo.testing.ProjectFiles;
+import io.ordo.systemtest.ProjectFiles;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;

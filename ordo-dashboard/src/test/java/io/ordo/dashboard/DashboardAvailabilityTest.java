@@ -12,6 +12,7 @@ import io.ordo.ports.Clock;
 import io.ordo.ports.TaskStoreFactory;
 import io.ordo.redis.RedisOptions;
 import io.ordo.redis.testing.RedisServer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -32,6 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * nothing or send a request a byte at a time, and a Redis that stops answering (SIGSTOP), cannot
  * keep it from serving its page and static files, and API reads fail with a clear error in seconds.
  */
+@Tag("full")
 class DashboardAvailabilityTest {
     private static final String TOKEN = "availability-token-0123456789";
     /** What "answers at once" means on a busy 2-core machine. */

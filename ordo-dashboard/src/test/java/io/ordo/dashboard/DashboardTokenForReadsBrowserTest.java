@@ -9,6 +9,7 @@ import io.ordo.domain.TaskId;
 import io.ordo.inmemory.InMemoryQueueModule;
 import io.ordo.ports.Clock;
 import io.ordo.ports.TaskStoreFactory;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
@@ -26,6 +27,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** A dashboard that wants the token for reads: the page says so without it, and shows the queues once opened with the printed link. */
+@Tag("full")
 class DashboardTokenForReadsBrowserTest {
     private static final String TOKEN = "reads-token-0123456789abcdef";
 

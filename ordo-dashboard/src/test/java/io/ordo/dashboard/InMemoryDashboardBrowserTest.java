@@ -4,8 +4,10 @@ import com.google.inject.Guice;
 import io.ordo.inmemory.InMemoryQueueModule;
 import io.ordo.ports.Clock;
 import io.ordo.ports.TaskStoreFactory;
+import org.junit.jupiter.api.Tag;
 
 /** The dashboard's browser tests on the in-memory backend. */
+@Tag("full")
 class InMemoryDashboardBrowserTest extends DashboardBrowserContract {
     @Override
     TaskStoreFactory openStores() {

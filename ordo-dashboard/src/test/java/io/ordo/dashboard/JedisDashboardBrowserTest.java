@@ -4,8 +4,10 @@ import io.ordo.jedis.JedisTaskStores;
 import io.ordo.ports.TaskStoreFactory;
 import io.ordo.redis.RedisOptions;
 import io.ordo.redis.testing.RedisServer;
+import org.junit.jupiter.api.Tag;
 
 /** The dashboard's browser tests on Redis through Jedis, against a private redis-server. */
+@Tag("full")
 class JedisDashboardBrowserTest extends DashboardBrowserContract {
     private RedisServer redis;
 

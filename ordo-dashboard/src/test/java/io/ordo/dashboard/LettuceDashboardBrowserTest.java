@@ -4,8 +4,10 @@ import io.ordo.lettuce.LettuceTaskStores;
 import io.ordo.ports.TaskStoreFactory;
 import io.ordo.redis.RedisOptions;
 import io.ordo.redis.testing.RedisServer;
+import org.junit.jupiter.api.Tag;
 
 /** The dashboard's browser tests on Redis through Lettuce, against a private redis-server. */
+@Tag("full")
 class LettuceDashboardBrowserTest extends DashboardBrowserContract {
     private RedisServer redis;
 

@@ -1,7 +1,8 @@
 package io.ordo.cli.dashboard;
 
-import io.ordo.cli.process.OrdoProcess;
 import io.ordo.dashboard.HeadlessChromium;
+import io.ordo.systemtest.OrdoProcess;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
@@ -22,6 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * takes the screenshots of the overview and the dead letters: into target/ on every run, and into
  * docs/images/ when run with {@code -Dordo.screenshots=update}.
  */
+@Tag("full")
 class DashboardDemoProcessTest {
     private static final String UNLOCKED_LINK = "ordo: open with the token: ";
     private static final Path SHOTS = Path.of("target", "dashboard-screenshots");

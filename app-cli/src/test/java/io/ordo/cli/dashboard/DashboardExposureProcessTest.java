@@ -1,6 +1,7 @@
 package io.ordo.cli.dashboard;
 
-import io.ordo.cli.process.OrdoProcess;
+import io.ordo.systemtest.OrdoProcess;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -16,6 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * only): it warns, wants the token for reads, answers only to its addresses and the names allowed,
  * and keeps the token off stdout.
  */
+@Tag("full")
 class DashboardExposureProcessTest {
     private static final String LINK = "ordo: open with the token: ";
 
