@@ -2,7 +2,7 @@
 // The BullMQ side of Ordo's benchmark harness. The Java harness starts this process once per run and
 // sends one JSON request per line on stdin; each answer is one JSON line on stdout (logs go to stderr).
 // Every request opens its own Queue/Worker and closes them before answering, so the harness can
-// FLUSHALL between requests. The workloads mirror queue-benchmarks' JavaSubject (BENCHMARKS.md).
+// FLUSHALL between requests. The workloads mirror queue-benchmarks' JavaSubject (docs/benchmarks.md).
 const { Queue, Worker } = require('bullmq');
 const readline = require('readline');
 const threads = require('worker_threads');

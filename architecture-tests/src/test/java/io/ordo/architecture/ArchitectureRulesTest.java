@@ -26,8 +26,8 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The rules of ARCHITECTURE.md ("Rules"), checked on the main classes of every module: this module
- * depends on every other one (docs/decisions/architecture-rules.md).
+ * The architecture rules, checked on the main classes of every module: this module depends on every other
+ * one (docs/decisions/architecture-rules.md).
  */
 @AnalyzeClasses(packages = "io.ordo",
         importOptions = {ImportOption.DoNotIncludeTests.class, ArchitectureRulesTest.DoNotIncludeTestKits.class})

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
-/** The bar of BENCHMARKS.md, judged on each Ordo store's medians in this run. */
+/** The bar of docs/benchmarks.md ("Workloads and the bar"), judged on each Ordo store's medians in this run. */
 final class Bar {
     static final double P2_TASKS_PER_SECOND = 100_000;
     static final double P2_CPU_MICROS = 7.5;

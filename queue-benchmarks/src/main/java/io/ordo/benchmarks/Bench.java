@@ -15,12 +15,12 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
- * The benchmark harness: starts a private redis-server, runs the BENCHMARKS.md workloads on every
+ * The benchmark harness: starts a private redis-server, runs the workloads of docs/benchmarks.md on every
  * contender side by side, prints one table and writes it as Markdown and JSON.
  *
  * <pre>
  * scripts/bench --quick                      # under 2 minutes
- * scripts/bench --full                       # BENCHMARKS.md as written, 20–30 minutes on 2 shared cores
+ * scripts/bench --full                       # the full counts, 20–30 minutes on 2 shared cores
  * scripts/bench --quick --workloads C1,C2 --contenders ordo-lettuce,streams-lettuce
  * </pre>
  */
@@ -34,7 +34,7 @@ public final class Bench implements Callable<Integer> {
         @Option(names = "--quick", description = "Small counts and short runs: under 2 minutes (the default).")
         boolean quick;
         @Option(names = "--full",
-                description = "The workloads as BENCHMARKS.md gives them: 20-30 minutes on a shared 2-core machine.")
+                description = "The workloads at their full counts: 20-30 minutes on a shared 2-core machine.")
         boolean full;
     }
 

@@ -3,7 +3,7 @@ package io.ordo.benchmarks;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The ~100-byte JSON object every workload publishes (BENCHMARKS.md), the same on every contender:
+ * The ~100-byte JSON object every workload publishes (docs/benchmarks.md), the same on every contender:
  * {@code {"i":"0000000001","p":"0000001","k":"0000001","t":"0000000000000000001","cust":"c-42","amount":1999}}.
  * Its numbers are zero-padded strings at fixed offsets, so the handler reads them back without a JSON
  * parser: {@code i} the task's index in the run (exactly-once check), {@code p} its partition,

@@ -19,8 +19,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * BullMQ, run by {@code peers/bullmq/bench.js} in a Node.js process of its own: each workload is one
- * JSON request on its stdin and one JSON answer on its stdout. Worker concurrency 50, BullMQ's best in
- * BENCHMARKS.md, is what the bar compares with.
+ * JSON request on its stdin and one JSON answer on its stdout. Worker concurrency 50, BullMQ's best of
+ * 1 / 10 / 50 on this kind of machine, is what the bar compares with.
  */
 final class BullMqSubject implements Subject {
     static final int CONCURRENCY = 50;

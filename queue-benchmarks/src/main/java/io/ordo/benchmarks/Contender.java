@@ -48,7 +48,7 @@ enum Contender {
         }
     };
 
-    /** The plain Streams consumer reads XREADGROUP COUNT 50 (BENCHMARKS.md): its prefetch. */
+    /** The plain Streams consumer reads XREADGROUP COUNT 50 (docs/benchmarks.md): its prefetch. */
     static final int STREAMS_COUNT = 50;
     /**
      * A Jedis call holds a pooled connection for its round trip (a blocking wait for as long as it waits),

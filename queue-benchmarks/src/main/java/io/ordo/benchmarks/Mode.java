@@ -3,7 +3,7 @@ package io.ordo.benchmarks;
 import java.util.List;
 
 /**
- * How big each workload is. FULL is BENCHMARKS.md as written (C3 drains 50,000 of each pre-loaded
+ * How big each workload is. FULL runs the counts docs/benchmarks.md gives (C3 drains 50,000 of each pre-loaded
  * million per repetition); QUICK scales the counts and durations down so the whole run stays under two
  * minutes (its C3 "very many" is the queue size, not a million).
  */

@@ -1,6 +1,6 @@
 package io.ordo.benchmarks;
 
-/** The fixed workloads of BENCHMARKS.md, in the order the harness runs them. */
+/** The fixed workloads of docs/benchmarks.md, in the order the harness runs them. */
 enum Workload {
     P1("publish one task per call, awaited"),
     P2("publish batches of 100"),

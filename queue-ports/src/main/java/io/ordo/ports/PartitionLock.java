@@ -6,7 +6,7 @@ import io.ordo.domain.Partition;
 import java.time.Instant;
 
 /**
- * An ordered partition held by a consumer (SPEC.md, ordering rule 1).
+ * An ordered partition held by a consumer (docs/contract.md, ordering rule 1).
  *
  * @param partition the ordered partition
  * @param holder    the consumer holding it

@@ -1,7 +1,7 @@
 package io.ordo.ports;
 
 /**
- * One queue's tasks, as the backend keeps them (SPEC.md, "Operations"): what a backend implements.
+ * One queue's tasks, as the backend keeps them (docs/contract.md, "Operations"): what a backend implements.
  * It is the union of the roles its users depend on: {@link TaskPublishing} (a publisher),
  * {@link TaskConsuming} and {@link QueueMaintenance} (a worker), {@link TaskInspection} (gauges,
  * dashboards), {@link DeadLetterAdmin} and {@link QueueAdmin} (operators).

@@ -55,7 +55,7 @@ import java.util.zip.CRC32;
 /**
  * One queue spread over N shards, each a queue of its own ({@link ShardSource}); for a queue too big for
  * one Redis node (docs/scaling.md). A partition always lives on shard {@link #shardOf(Partition, int)},
- * so everything SPEC.md promises within a partition holds; across partitions of different shards, order
+ * so everything docs/contract.md promises within a partition holds; across partitions of different shards, order
  * (priority, round robin) holds per shard and consumers visit the shards in turn.
  *
  * <ul>

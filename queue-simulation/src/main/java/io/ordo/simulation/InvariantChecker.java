@@ -23,7 +23,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A reference model of what must hold, written from SPEC.md and docs/semantics.md and fed with
+ * A reference model of what must hold, written from docs/contract.md and docs/semantics.md and fed with
  * every call and its result. It does not predict a store's answers where the rules leave a
  * choice; it checks each answer against the rules and follows the state the answer implies:
  *

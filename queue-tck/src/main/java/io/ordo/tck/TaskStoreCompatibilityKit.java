@@ -29,7 +29,7 @@ import io.ordo.tck.contract.StoreCharacteristics;
 import org.junit.jupiter.api.Nested;
 
 /**
- * The contract every {@link TaskStore} backend passes: SPEC.md ("Operations", "Ordering") and the
+ * The contract every {@link TaskStore} backend passes: docs/contract.md ("Operations", "Ordering") and the
  * exact rules of docs/semantics.md. A backend's test extends this class, supplies {@link #createStore}
  * and, if its store keeps some promises only in part, declares the ones it keeps with
  * {@link StoreCharacteristics}. Each group of the contract lives in its own class of
