@@ -113,20 +113,26 @@ class ChunkCostMeasurement {
     /** The function calls since startLog: how many and their mean (INFO commandstats), the longest (slow log). */
     private static void report(RedisServer server, String label, String operation) {
         long longest = 0;
+        long over5 = 0;
+        long over10 = 0;
         for (Object entry : (List<?>) server.command("SLOWLOG", "GET", "-1")) {
             List<?> fields = (List<?>) entry;
             List<?> args = (List<?>) fields.get(3);
             if (args.size() > 1 && text(args.get(0)).equalsIgnoreCase("fcall")
                     && text(args.get(1)).endsWith("_" + operation)) {
-                longest = Math.max(longest, (Long) fields.get(2));
+                long micros = (Long) fields.get(2);
+                longest = Math.max(longest, micros);
+                over5 += micros > 5_000 ? 1 : 0;
+                over10 += micros > 10_000 ? 1 : 0;
             }
         }
         String stats = ((String) server.command("INFO", "commandstats")).lines()
                 .filter(line -> line.startsWith("cmdstat_fcall:")).findFirst().orElseThrow();
         long calls = Long.parseLong(stats.replaceAll("^cmdstat_fcall:calls=([0-9]+),.*", "$1"));
         double mean = Double.parseDouble(stats.replaceAll(".*usec_per_call=([0-9.]+),.*", "$1"));
-        System.out.printf("%s: %d calls, longest %s, mean %.2f ms (load average %.1f)%n", label, calls,
-                longest == 0 ? "under 1 ms" : String.format("%.2f ms", longest / 1000.0), mean / 1000.0,
+        System.out.printf("%s: %d calls, longest %s, %d over 5 ms, %d over 10 ms, mean %.2f ms (load average %.1f)%n",
+                label, calls, longest == 0 ? "under 1 ms" : String.format("%.2f ms", longest / 1000.0), over5, over10,
+                mean / 1000.0,
                 java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     }
 

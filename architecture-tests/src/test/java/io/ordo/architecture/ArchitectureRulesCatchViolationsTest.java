@@ -13,6 +13,7 @@ import io.ordo.ports.TaskStore;
 import io.ordo.ports.archfixture.PortReachingIntoTheRuntime;
 import io.ordo.redis.archfixture.RedisSupportReachingOut;
 import io.ordo.runtime.archfixture.RuntimeReachingIntoAnAdapter;
+import io.ordo.sharding.archfixture.ShardingReachingIntoTheRuntime;
 import io.ordo.simulation.archfixture.SimulationReachingIntoABackend;
 import io.ordo.tck.archfixture.KitReachingIntoABackend;
 import org.junit.jupiter.api.Tag;
@@ -27,7 +28,7 @@ class ArchitectureRulesCatchViolationsTest {
     private final JavaClasses offenders = new ClassFileImporter().importClasses(
             DomainReachingOut.class, PortReachingIntoTheRuntime.class, RuntimeReachingIntoAnAdapter.class,
             AdapterReachingIntoAnother.class, RedisSupportReachingOut.class, InMemoryTaskStoreFactory.class,
-            DashboardReachingIntoTheRuntime.class, OpsServerReachingIntoAnAdapter.class,
+            DashboardReachingIntoTheRuntime.class, OpsServerReachingIntoAnAdapter.class, ShardingReachingIntoTheRuntime.class,
             KitReachingIntoABackend.class, SimulationReachingIntoABackend.class,
             PortsPackageDeclaredAgain.class, TaskStore.class);
 
@@ -63,6 +64,11 @@ class ArchitectureRulesCatchViolationsTest {
         assertViolated(dashboard_should_depend_only_on_ports_domain_jackson_and_jetty, "io.ordo.runtime.Workers");
         assertViolated(ops_http_should_depend_only_on_the_runtime_micrometer_and_the_jdk_server, "InMemoryTaskStoreFactory");
         assertViolated(only_the_applications_should_know_the_adapters, "OpsServerReachingIntoAnAdapter");
+    }
+
+    @Test
+    void the_sharding_rule_catches_a_sharded_store_using_the_runtime() {
+        assertViolated(sharding_should_depend_only_on_ports_and_domain, "io.ordo.runtime.Workers");
     }
 
     @Test

@@ -46,6 +46,7 @@ class ArchitectureRulesTest {
     private static final String OPS_HTTP = "io.ordo.opshttp..";
     private static final String KIT = "io.ordo.tck..";
     private static final String SIMULATION = "io.ordo.simulation..";
+    private static final String SHARDING = "io.ordo.sharding..";
     private static final String[] ADAPTERS = {INMEMORY, LETTUCE, JEDIS};
     private static final String[] ADAPTERS_AND_REDIS_SUPPORT = {INMEMORY, LETTUCE, JEDIS, REDIS_SUPPORT};
 
@@ -133,6 +134,13 @@ class ArchitectureRulesTest {
             .that().resideInAPackage(OPS_HTTP)
             .should().onlyDependOnClassesThat().resideInAnyPackage("java..", JDK_HTTP_SERVER, DOMAIN, PORTS, RUNTIME,
                     OPS_HTTP, MICROMETER);
+
+    // --- sharding: a store over stores, on the ports alone
+
+    @ArchTest
+    static final ArchRule sharding_should_depend_only_on_ports_and_domain = classes()
+            .that().resideInAPackage(SHARDING)
+            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", DOMAIN, PORTS, SHARDING);
 
     // --- adapters: ports and domain plus their own libraries, never each other
 

@@ -67,6 +67,9 @@ for _, consumer in ipairs(dead) do
 end
 
 local done = {}
+-- The budget counts the applying only: the reads above are bounded by the chunk, and counting them made
+-- a call drop most of what it had read (five times the calls for the same work).
+local applying = O.server_micros()
 local out_of_time = false
 for _, c in ipairs(reclaiming) do
     local consumer, held = c.consumer, c.held
@@ -79,7 +82,7 @@ for _, c in ipairs(reclaiming) do
         -- the same text as Reasons.holderStoppedHeartbeating
         take_back_crashed(h.id, h.r, 'consumer ' .. consumer .. ' stopped heartbeating', O.HOLDER_STOPPED_HEARTBEATING)
         taken_back = i
-        if i % 8 == 0 and O.spent(began, O.CHUNK_MICROS) then
+        if i % 8 == 0 and O.spent(applying, O.CHUNK_MICROS) then
             out_of_time = true
             break
         end
@@ -158,8 +161,9 @@ elseif s.processing_timeout > 0 then
     end
     -- key order: within an ordered batch the first task by key is the one that timed out
     table.sort(overdue, function(a, b) return member_before(a.m, b.m) end)
+    local applying = O.server_micros()
     for i, o in ipairs(overdue) do
-        if i % 8 == 0 and O.spent(began, O.CHUNK_MICROS) then
+        if i % 8 == 0 and O.spent(applying, O.CHUNK_MICROS) then
             -- the rest next call: the slice is scanned again from where this call began, and what was
             -- taken back is gone from it
             next_cursor = cursor ~= '' and cursor or '\0'
