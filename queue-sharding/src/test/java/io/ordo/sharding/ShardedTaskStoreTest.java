@@ -71,6 +71,11 @@ class ShardedTaskStoreTest {
         return backend.forQueue(QueueName.of(QUEUE + ".shard-" + index));
     }
 
+    /** A wake interval far beyond the tests' bounds: only waiting on every shard at once meets them. */
+    private ShardedTaskStore slowWaking() {
+        return ShardedTaskStore.builder(QUEUE, 4, this::countedShard).wakeInterval(Duration.ofSeconds(30)).build();
+    }
+
     private static NewTask task(String id, Partition partition) {
         return NewTask.builder(partition, id.getBytes(StandardCharsets.UTF_8)).id(id).build();
     }
@@ -143,9 +148,7 @@ class ShardedTaskStoreTest {
 
     @Test
     void a_waiting_consume_wakes_for_work_on_any_shard() throws Exception {
-        // a wake interval far beyond the bound: only waiting on every shard at once passes
-        ShardedTaskStore slow = ShardedTaskStore.builder(QUEUE, 4, this::countedShard)
-                .wakeInterval(Duration.ofSeconds(30)).build();
+        ShardedTaskStore slow = slowWaking();
         for (Partition partition : ONE_PER_SHARD) {
             CompletableFuture<Long> tookAt = CompletableFuture.supplyAsync(() -> {
                 List<Lease> leases = slow.consume(WORKER, 1, Duration.ofSeconds(20));
@@ -163,8 +166,7 @@ class ShardedTaskStoreTest {
 
     @Test
     void a_task_a_shard_wait_takes_after_its_consume_returned_goes_back_for_other_consumers() throws Exception {
-        ShardedTaskStore slow = ShardedTaskStore.builder(QUEUE, 4, this::countedShard)
-                .wakeInterval(Duration.ofSeconds(30)).build();
+        ShardedTaskStore slow = slowWaking();
         CompletableFuture<List<Lease>> first = CompletableFuture.supplyAsync(
                 () -> slow.consume(WORKER, 1, Duration.ofSeconds(20)));
         Thread.sleep(150);
@@ -182,8 +184,7 @@ class ShardedTaskStoreTest {
 
     @Test
     void two_shards_with_work_at_once_give_a_consume_what_it_asked_and_release_the_rest() throws Exception {
-        ShardedTaskStore slow = ShardedTaskStore.builder(QUEUE, 4, this::countedShard)
-                .wakeInterval(Duration.ofSeconds(30)).build();
+        ShardedTaskStore slow = slowWaking();
         CompletableFuture<List<Lease>> waiting = CompletableFuture.supplyAsync(
                 () -> slow.consume(WORKER, 1, Duration.ofSeconds(20)));
         Thread.sleep(150);
