@@ -134,7 +134,7 @@ elseif s.processing_timeout > 0 then
                     stopped_at = consumer .. '\0' .. scan
                     break
                 end
-                local page = call('HSCAN', holding_key(consumer), scan, 'COUNT', 200)
+                local page = call('HSCAN', holding_key(consumer), scan, 'COUNT', O.TIMEOUT_SCAN_PAGE)
                 local found = {}
                 for i = 1, #page[2], 2 do
                     if O.lease_time(page[2][i + 1]) + s.processing_timeout <= NOW then
