@@ -13,11 +13,9 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 
@@ -27,7 +25,7 @@ import java.util.random.RandomGenerator;
 /**
  * Ordo as beans: the {@link TaskStoreFactory} of {@code ordo.backend}, the payload codec, {@link Workers}
  * reporting to the application's {@link MeterRegistry}, {@link OrdoPublishers}, one worker per
- * {@link OrdoWorker} handler bean ({@link OrdoWorkers}) and, with the actuator, a health indicator.
+ * {@link OrdoWorker} handler bean ({@link OrdoWorkers}); {@link OrdoHealthAutoConfiguration} adds the health indicator.
  * Every bean but the lifecycle backs off when the application declares its own.
  */
 @AutoConfiguration
@@ -71,17 +69,5 @@ public class OrdoAutoConfiguration {
     @ConditionalOnBooleanProperty(name = "ordo.worker.enabled", matchIfMissing = true)
     public OrdoWorkers ordoWorkers(ConfigurableListableBeanFactory beans, Workers workers, OrdoProperties properties) {
         return new OrdoWorkers(beans, workers, properties.getWorker());
-    }
-
-    /** The workers' readiness under {@code /actuator/health}, when the application has the actuator. */
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = "org.springframework.boot.health.contributor.HealthIndicator")
-    static class Health {
-        @Bean
-        @ConditionalOnMissingBean(name = "ordoHealthIndicator")
-        @org.springframework.boot.autoconfigure.condition.ConditionalOnBean(OrdoWorkers.class)
-        OrdoHealthIndicator ordoHealthIndicator(OrdoWorkers workers) {
-            return new OrdoHealthIndicator(workers);
-        }
     }
 }

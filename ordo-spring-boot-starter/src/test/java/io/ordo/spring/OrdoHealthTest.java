@@ -43,6 +43,7 @@ class OrdoHealthTest {
                      .run()) {
             HealthEndpoint health = context.getBean(HealthEndpoint.class);
             awaitStatus(health, Status.UP);
+            assertThat(health.healthForPath("ordo")).as("the ordo component").isNotNull();
 
             redis.stop();
             awaitStatus(health, Status.DOWN);
