@@ -25,7 +25,8 @@ public final class OrdoWorkers implements SmartLifecycle {
     private final ConfigurableListableBeanFactory beans;
     private final Workers workers;
     private final OrdoProperties.Worker defaults;
-    private final List<Worker<?>> running = new ArrayList<>();
+    /** Set once by start; read by health checks without a lock, so a probe never waits for a stop. */
+    private volatile List<Worker<?>> running = List.of();
     private volatile boolean started;
 
     OrdoWorkers(ConfigurableListableBeanFactory beans, Workers workers, OrdoProperties.Worker defaults) {
@@ -44,7 +45,7 @@ public final class OrdoWorkers implements SmartLifecycle {
             made.add(worker(name));
         }
         made.forEach(Worker::start);
-        running.addAll(made);
+        running = List.copyOf(made);
         started = true;
     }
 
@@ -117,15 +118,15 @@ public final class OrdoWorkers implements SmartLifecycle {
         return DEFAULT_PHASE;
     }
 
-    /** Each running worker's health, by the bean order; empty before the context has started. */
-    public synchronized Map<Worker<?>, WorkerHealth> health() {
+    /** Each worker's health, in bean order; empty before the context has started. */
+    public Map<Worker<?>, WorkerHealth> health() {
         Map<Worker<?>, WorkerHealth> health = new LinkedHashMap<>();
         running.forEach(worker -> health.put(worker, worker.health()));
         return health;
     }
 
     /** The workers this context runs. */
-    public synchronized List<Worker<?>> workers() {
-        return List.copyOf(running);
+    public List<Worker<?>> workers() {
+        return running;
     }
 }
