@@ -1,9 +1,14 @@
 package io.ordo.spring;
 
+import io.ordo.domain.InvalidInputException;
 import io.ordo.domain.Partition;
+import io.ordo.domain.PublishRules;
+import io.ordo.domain.QueueName;
 import io.ordo.inmemory.InMemoryTaskStoreFactory;
 import io.ordo.lettuce.LettuceTaskStores;
+import io.ordo.ports.TaskStore;
 import io.ordo.ports.TaskStoreFactory;
+import io.ordo.runtime.Publisher;
 import io.ordo.runtime.worker.Outcome;
 import io.ordo.runtime.worker.TaskHandler;
 import org.junit.jupiter.api.Test;
@@ -12,13 +17,16 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.transaction.support.TransactionTemplate;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** What the auto-configuration makes, on the in-memory backend (no Redis needed). */
 class OrdoAutoConfigurationTest {
@@ -52,6 +60,35 @@ class OrdoAutoConfigurationTest {
             assertThat(LambdaHandler.DONE.await(10, TimeUnit.SECONDS)).isTrue();
             assertThat(LambdaHandler.HANDLED).containsExactly("hello");
             assertThat(context.getBean(OrdoWorkers.class).workers()).hasSize(1);
+        });
+    }
+
+    @Test
+    void bad_input_in_a_transaction_throws_at_once_naming_the_field_and_nothing_is_published() {
+        runner.withPropertyValues("ordo.worker.enabled=false").run(context -> {
+            Publisher<String> outbox = context.getBean(OrdoPublishers.class).publisher("outbox", String.class);
+            List<String> tooMany = Collections.nCopies(PublishRules.MAX_BATCH + 1, "x");
+
+            new TransactionTemplate(new TestTransactions()).executeWithoutResult(status ->
+                    assertThatThrownBy(() -> outbox.publishAll(Partition.regular("p"), tooMany))
+                            .isInstanceOf(InvalidInputException.class).hasMessageContaining("tasks"));
+
+            assertThat(context.getBean(TaskStoreFactory.class).forQueue(QueueName.of("outbox")).stats().ready()).isZero();
+        });
+    }
+
+    @Test
+    void with_after_commit_off_a_publish_in_a_transaction_is_sent_at_once_and_kept_on_rollback() {
+        runner.withPropertyValues("ordo.worker.enabled=false", "ordo.publish.after-commit=false").run(context -> {
+            Publisher<String> outbox = context.getBean(OrdoPublishers.class).publisher("outbox", String.class);
+            TaskStore store = context.getBean(TaskStoreFactory.class).forQueue(QueueName.of("outbox"));
+
+            new TransactionTemplate(new TestTransactions()).executeWithoutResult(status -> {
+                outbox.publish(Partition.regular("p"), "at once");
+                assertThat(store.stats().ready()).as("inside the transaction").isEqualTo(1);
+                status.setRollbackOnly();
+            });
+            assertThat(store.stats().ready()).as("after the rollback").isEqualTo(1);
         });
     }
 
