@@ -6,7 +6,10 @@ import io.ordo.domain.PublishRules;
 import io.ordo.domain.QueueName;
 import io.ordo.inmemory.InMemoryTaskStoreFactory;
 import io.ordo.lettuce.LettuceTaskStores;
+import io.ordo.domain.ConsumerId;
+import io.ordo.ports.StoreClosedException;
 import io.ordo.ports.TaskStore;
+import io.ordo.runtime.codec.JacksonPayloadCodec;
 import io.ordo.ports.TaskStoreFactory;
 import io.ordo.runtime.Publisher;
 import io.ordo.runtime.worker.Outcome;
@@ -19,6 +22,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -74,6 +78,31 @@ class OrdoAutoConfigurationTest {
                             .isInstanceOf(InvalidInputException.class).hasMessageContaining("tasks"));
 
             assertThat(context.getBean(TaskStoreFactory.class).forQueue(QueueName.of("outbox")).stats().ready()).isZero();
+        });
+    }
+
+    @Test
+    void publishes_deferred_to_the_commit_keep_their_order_and_a_failure_at_the_commit_reaches_the_caller() {
+        runner.withPropertyValues("ordo.worker.enabled=false").run(context -> {
+            TaskStoreFactory stores = context.getBean(TaskStoreFactory.class);
+            Publisher<String> outbox = context.getBean(OrdoPublishers.class).publisher("outbox", String.class);
+            TransactionTemplate transaction = new TransactionTemplate(new TestTransactions());
+            Partition account = Partition.ordered("account-42");
+
+            transaction.executeWithoutResult(status -> {
+                outbox.publish(account, "first");
+                outbox.publish(account, "second");
+                outbox.publish(account, "third");
+            });
+            List<String> consumed = stores.forQueue(QueueName.of("outbox"))
+                    .consume(ConsumerId.of("c"), 10, Duration.ZERO).stream()
+                    .map(lease -> new JacksonPayloadCodec().decode(lease.task().payload(), String.class)).toList();
+            assertThat(consumed).containsExactly("first", "second", "third");
+
+            assertThatThrownBy(() -> transaction.executeWithoutResult(status -> {
+                outbox.publish(account, "fourth");
+                stores.close(); // the store goes away before the commit
+            })).isInstanceOf(StoreClosedException.class);
         });
     }
 
