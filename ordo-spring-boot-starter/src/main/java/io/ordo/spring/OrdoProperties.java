@@ -21,6 +21,7 @@ public class OrdoProperties {
         INMEMORY
     }
 
+    /** Where queues live: lettuce (the default), jedis or inmemory; the backend's adapter must be on the classpath. */
     private Backend backend = Backend.LETTUCE;
     private final Redis redis = new Redis();
     private final Publish publish = new Publish();
