@@ -38,7 +38,8 @@ class DomainModulePomTest {
         assertThat(nonTestDependencies).as("dependencies of %s outside the test scope", pom).isEmpty();
     }
 
-    private static List<Element> children(Element parent, String name) {
+    /** The child elements of {@code parent} named {@code name} (pom tests share these). */
+    static List<Element> children(Element parent, String name) {
         List<Element> found = new ArrayList<>();
         NodeList nodes = parent.getChildNodes();
         for (int i = 0; i < nodes.getLength(); i++) {
@@ -50,7 +51,7 @@ class DomainModulePomTest {
         return found;
     }
 
-    private static String text(Element parent, String name) {
+    static String text(Element parent, String name) {
         List<Element> found = children(parent, name);
         return found.isEmpty() ? null : found.get(0).getTextContent().trim();
     }
