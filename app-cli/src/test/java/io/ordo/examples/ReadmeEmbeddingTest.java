@@ -16,6 +16,7 @@ import io.ordo.runtime.Workers;
 import io.ordo.runtime.worker.Outcome;
 import io.ordo.runtime.worker.Worker;
 import io.ordo.runtime.worker.WorkerOptions;
+import io.ordo.systemtest.DocSnippets;
 import io.ordo.systemtest.ProjectFiles;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
@@ -92,13 +93,13 @@ class ReadmeEmbeddingTest {
     @Test
     void the_readme_shows_the_embedding_sample_as_tested() throws IOException {
         Path root = ProjectFiles.projectRoot();
-        List<String> tested = ReadmeExampleTest.between(BEGIN, END,
+        List<String> tested = DocSnippets.between(BEGIN, END,
                 Files.readAllLines(root.resolve("app-cli/src/test/java/io/ordo/examples/ReadmeEmbeddingTest.java")));
         List<String> readme = Files.readAllLines(root.resolve("README.md"));
         int section = readme.indexOf("## Mounting the dashboard / the ops server in your service");
         assertThat(section).as("the README's section on mounting").isNotNegative();
 
-        assertThat(ReadmeExampleTest.between("```java", "```", new ArrayList<>(readme.subList(section, readme.size()))))
+        assertThat(DocSnippets.between("```java", "```", new ArrayList<>(readme.subList(section, readme.size()))))
                 .as("the java block of that section").isEqualTo(tested);
     }
 

@@ -32,6 +32,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import static io.ordo.systemtest.DocSnippets.between;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -119,16 +120,6 @@ class ReadmeExampleTest {
         assertThat(between(WORKER_BEGIN, WORKER_END, test)).as("the first java block of README.md")
                 .isEqualTo(between("```java", "```", readme));
         assertThat(between("```java", "```", afterWorkerBlock)).as("the second java block of README.md").isEqualTo(tested);
-    }
-
-    /** The trimmed, non-blank lines after the first line that is {@code begin} and before the next {@code end}. */
-    static List<String> between(String begin, String end, List<String> lines) {
-        List<String> trimmed = lines.stream().map(String::strip).toList();
-        int from = trimmed.indexOf(begin) + 1;
-        assertThat(from).as("a line '%s'", begin).isPositive();
-        int length = trimmed.subList(from, trimmed.size()).indexOf(end);
-        assertThat(length).as("a line '%s' after '%s'", end, begin).isNotNegative();
-        return trimmed.subList(from, from + length).stream().filter(line -> !line.isEmpty()).toList();
     }
 
     /** Example code, which may throw what the README's code would let its caller handle. */
