@@ -13,9 +13,11 @@ import io.ordo.ports.TaskStore;
 import io.ordo.ports.archfixture.PortReachingIntoTheRuntime;
 import io.ordo.redis.archfixture.RedisSupportReachingOut;
 import io.ordo.runtime.archfixture.RuntimeReachingIntoAnAdapter;
+import io.ordo.runtime.archfixture.RuntimeReachingIntoOpenTelemetry;
 import io.ordo.sharding.archfixture.ShardingReachingIntoTheRuntime;
 import io.ordo.simulation.archfixture.SimulationReachingIntoABackend;
 import io.ordo.tck.archfixture.KitReachingIntoABackend;
+import io.ordo.tracing.otel.archfixture.TracingReachingIntoAnAdapter;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -29,7 +31,8 @@ class ArchitectureRulesCatchViolationsTest {
             DomainReachingOut.class, PortReachingIntoTheRuntime.class, RuntimeReachingIntoAnAdapter.class,
             AdapterReachingIntoAnother.class, RedisSupportReachingOut.class, InMemoryTaskStoreFactory.class,
             DashboardReachingIntoTheRuntime.class, OpsServerReachingIntoAnAdapter.class, ShardingReachingIntoTheRuntime.class,
-            KitReachingIntoABackend.class, SimulationReachingIntoABackend.class,
+            KitReachingIntoABackend.class, SimulationReachingIntoABackend.class, RuntimeReachingIntoOpenTelemetry.class,
+            TracingReachingIntoAnAdapter.class,
             PortsPackageDeclaredAgain.class, TaskStore.class);
 
     @Test
@@ -69,6 +72,13 @@ class ArchitectureRulesCatchViolationsTest {
     @Test
     void the_sharding_rule_catches_a_sharded_store_using_the_runtime() {
         assertViolated(sharding_should_depend_only_on_ports_and_domain, "io.ordo.runtime.Workers");
+    }
+
+    @Test
+    void the_tracing_rules_catch_opentelemetry_outside_the_tracing_module_and_an_adapter_in_it() {
+        assertViolated(only_the_tracing_module_should_know_opentelemetry, "RuntimeReachingIntoOpenTelemetry");
+        assertViolated(runtime_should_depend_only_on_ports_domain_and_its_libraries, "io.opentelemetry.api.trace.Tracer");
+        assertViolated(tracing_should_depend_only_on_the_runtime_and_the_opentelemetry_api, "InMemoryTaskStoreFactory");
     }
 
     @Test

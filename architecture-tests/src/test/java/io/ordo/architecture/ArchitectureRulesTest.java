@@ -47,6 +47,7 @@ class ArchitectureRulesTest {
     private static final String KIT = "io.ordo.tck..";
     private static final String SIMULATION = "io.ordo.simulation..";
     private static final String SHARDING = "io.ordo.sharding..";
+    private static final String TRACING = "io.ordo.tracing.otel..";
     private static final String[] ADAPTERS = {INMEMORY, LETTUCE, JEDIS};
     private static final String[] ADAPTERS_AND_REDIS_SUPPORT = {INMEMORY, LETTUCE, JEDIS, REDIS_SUPPORT};
 
@@ -61,6 +62,7 @@ class ArchitectureRulesTest {
     private static final String JDK_TLS = "javax.net..";
     private static final String JETTY = "org.eclipse.jetty..";
     private static final String JDK_HTTP_SERVER = "com.sun.net.httpserver..";
+    private static final String OPENTELEMETRY = "io.opentelemetry..";
 
     // --- the domain: JDK only
 
@@ -134,6 +136,19 @@ class ArchitectureRulesTest {
             .that().resideInAPackage(OPS_HTTP)
             .should().onlyDependOnClassesThat().resideInAnyPackage("java..", JDK_HTTP_SERVER, DOMAIN, PORTS, RUNTIME,
                     OPS_HTTP, MICROMETER);
+
+    // --- tracing: the one module that knows OpenTelemetry, over the runtime's interceptors
+
+    @ArchTest
+    static final ArchRule only_the_tracing_module_should_know_opentelemetry = noClasses()
+            .that().resideOutsideOfPackage(TRACING)
+            .should().dependOnClassesThat().resideInAPackage(OPENTELEMETRY);
+
+    @ArchTest
+    static final ArchRule tracing_should_depend_only_on_the_runtime_and_the_opentelemetry_api = classes()
+            .that().resideInAPackage(TRACING)
+            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", DOMAIN, PORTS, RUNTIME, TRACING,
+                    OPENTELEMETRY);
 
     // --- sharding: a store over stores, on the ports alone
 
@@ -214,7 +229,7 @@ class ArchitectureRulesTest {
                 .collect(Collectors.toSet());
 
         assertThat(modules).contains("domain", "ports", "runtime", "inmemory", "tck", "simulation", "redis", "lettuce",
-                "jedis", "sharding", "dashboard", "opshttp", "cli", "benchmarks", "jmh");
+                "jedis", "sharding", "dashboard", "opshttp", "tracing", "cli", "benchmarks", "jmh");
         assertThat(imported.stream().map(JavaClass::getSimpleName)).doesNotContain("ArchitectureRulesTest");
     }
 

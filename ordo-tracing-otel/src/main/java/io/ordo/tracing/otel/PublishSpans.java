@@ -43,7 +43,7 @@ final class PublishSpans implements PublishInterceptor {
                 spans.add(span);
                 Map<String, String> headers = new LinkedHashMap<>();
                 propagator.inject(parent.with(span), headers, Map::put);
-                carrying.add(task.withHeaders(headers));
+                carrying.add(headers.isEmpty() ? task : task.withHeaders(headers)); // empty without an SDK: nothing to carry
             }
             List<PublishReceipt> receipts;
             try (Scope ignored = spans.size() == 1 ? spans.get(0).makeCurrent() : Scope.noop()) {
