@@ -52,8 +52,8 @@ public final class TaskContext {
     }
 
     /**
-     * Why the task came back, when it is here again because its last holder stopped heartbeating or
-     * held it past the processing timeout; empty on a first delivery and after an ordinary retry.
+     * Why reclaim took the task back, when its last error came from reclaim: its last holder stopped
+     * heartbeating or held it past the processing timeout. Empty on a first delivery and after a failed attempt.
      */
     public Optional<ReclaimCause> reclaimCause() {
         return lease.task().reclaimCauseIfAny();

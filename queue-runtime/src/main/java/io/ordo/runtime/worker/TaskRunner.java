@@ -16,8 +16,8 @@ import java.util.function.Supplier;
 
 /**
  * Runs one unit of held tasks on a handler thread (a regular task alone, an ordered batch in order):
- * checks each task's lease is still good and not overdue, decodes its payload, calls the handler,
- * and hands the outcome to the {@link Settler}. A handler that throws is a failed attempt, retried
+ * checks each task's lease is still good and not overdue, decodes its payload, calls the handler
+ * (both inside the worker's {@link DeliveryInterceptor}s), and hands the outcome to the {@link Settler}. A handler that throws is a failed attempt, retried
  * after the retry policy's backoff; an undecodable payload is a poison task and becomes a dead letter.
  *
  * @param <T> the payload type
