@@ -26,17 +26,8 @@ import java.util.Map;
  * publish span, so a task retried for hours does not stretch one trace over them.
  */
 final class ProcessSpans implements DeliveryInterceptor {
-    private static final TextMapGetter<Map<String, String>> HEADERS = new TextMapGetter<>() {
-        @Override
-        public Iterable<String> keys(Map<String, String> carrier) {
-            return carrier.keySet();
-        }
-
-        @Override
-        public String get(Map<String, String> carrier, String key) {
-            return carrier == null ? null : carrier.get(key);
-        }
-    };
+    private static final TextMapGetter<Map<String, String>> HEADERS = (carrier, key) ->
+            carrier == null ? null : carrier.get(key);
 
     private final Tracer tracer;
     private final TextMapPropagator propagator;
@@ -49,7 +40,8 @@ final class ProcessSpans implements DeliveryInterceptor {
     @Override
     public HandlerResult intercept(TaskContext context, Next next) {
         Span span = start(context);
-        try (Scope ignored = span.makeCurrent()) {
+        Scope scope = span.makeCurrent();
+        try {
             HandlerResult result = next.proceed();
             record(span, result);
             return result;
@@ -58,6 +50,7 @@ final class ProcessSpans implements DeliveryInterceptor {
             span.setStatus(StatusCode.ERROR, e.getClass().getName());
             throw e;
         } finally {
+            scope.close();
             span.end();
         }
     }

@@ -46,8 +46,11 @@ final class PublishSpans implements PublishInterceptor {
                 carrying.add(headers.isEmpty() ? task : task.withHeaders(headers)); // empty without an SDK: nothing to carry
             }
             List<PublishReceipt> receipts;
-            try (Scope ignored = spans.size() == 1 ? spans.get(0).makeCurrent() : Scope.noop()) {
+            Scope scope = spans.size() == 1 ? spans.get(0).makeCurrent() : Scope.noop();
+            try {
                 receipts = next.publish(carrying);
+            } finally {
+                scope.close();
             }
             for (int i = 0; i < spans.size() && i < receipts.size(); i++) {
                 spans.get(i).setAttribute(SpanAttributes.PUBLISH_OUTCOME, Labels.of(receipts.get(i).outcome()));

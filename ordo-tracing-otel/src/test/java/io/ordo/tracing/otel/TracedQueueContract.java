@@ -1,5 +1,6 @@
 package io.ordo.tracing.otel;
 
+import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
@@ -18,12 +19,14 @@ import io.ordo.domain.Partition;
 import io.ordo.domain.QueueName;
 import io.ordo.domain.RetryPolicy;
 import io.ordo.domain.TaskId;
+import io.ordo.domain.TaskState;
 import io.ordo.ports.Clock;
 import io.ordo.ports.TaskStore;
 import io.ordo.runtime.Publication;
 import io.ordo.runtime.Publisher;
 import io.ordo.runtime.codec.JacksonPayloadCodec;
 import io.ordo.runtime.worker.Outcome;
+import io.ordo.runtime.worker.TaskContext;
 import io.ordo.runtime.worker.TaskHandler;
 import io.ordo.runtime.worker.Worker;
 import io.ordo.runtime.worker.WorkerOptions;
@@ -121,9 +124,11 @@ abstract class TracedQueueContract {
     void a_publish_inside_a_span_of_the_application_joins_its_trace_and_carries_traceparent() {
         Tracer application = openTelemetry.getTracer("application");
         Span request = application.spanBuilder("POST /deposits").startSpan();
-        try (Scope ignored = request.makeCurrent()) {
+        Scope scope = request.makeCurrent();
+        try {
             publisher.publish(Publication.of(Partition.regular("p"), "deposit").withId("deposit-1"));
         } finally {
+            scope.close();
             request.end();
         }
 
@@ -158,7 +163,7 @@ abstract class TracedQueueContract {
         assertThat(failed.getStatus().getDescription()).isEqualTo("java.lang.IllegalStateException: bank unavailable");
         assertThat(failed.getAttributes().get(SpanAttributes.OUTCOME)).isEqualTo("retry");
         assertThat(failed.getEvents()).extracting(EventData::getName).containsExactly("exception");
-        assertThat(failed.getEvents().get(0).getAttributes().get(io.opentelemetry.api.common.AttributeKey.stringKey(
+        assertThat(failed.getEvents().get(0).getAttributes().get(AttributeKey.stringKey(
                 "exception.message"))).isEqualTo("bank unavailable");
 
         assertThat(retried.getParentSpanContext().isValid()).as("a root span").isFalse();
@@ -176,13 +181,26 @@ abstract class TracedQueueContract {
 
         startWorker((payload, context) -> Outcome.fail("account closed"));
         await("deposit-1 dead-lettered", () -> store.get(TaskId.of("deposit-1"))
-                .filter(task -> task.state() == io.ordo.domain.TaskState.DEAD).isPresent());
+                .filter(task -> task.state() == TaskState.DEAD).isPresent());
         await("its span ended", () -> all(SpanKind.CONSUMER).size() == 1);
 
         SpanData process = only(SpanKind.CONSUMER);
         assertThat(process.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
         assertThat(process.getStatus().getDescription()).isEqualTo("account closed");
         assertThat(process.getAttributes().get(SpanAttributes.OUTCOME)).isEqualTo("fail");
+    }
+
+    @Test
+    void a_rate_limit_is_not_an_error() {
+        publisher.publish(Publication.of(Partition.regular("p"), "deposit").withId("deposit-1"));
+
+        startWorker((payload, context) -> Outcome.rateLimited(Duration.ofMinutes(1), "bank throttled"));
+        await("its span ended", () -> all(SpanKind.CONSUMER).size() == 1);
+
+        SpanData process = only(SpanKind.CONSUMER);
+        assertThat(process.getAttributes().get(SpanAttributes.OUTCOME)).isEqualTo("rate-limited");
+        assertThat(process.getStatus().getStatusCode()).isEqualTo(StatusCode.UNSET);
+        assertThat(process.getEvents()).isEmpty();
     }
 
     @Test
@@ -251,7 +269,7 @@ abstract class TracedQueueContract {
     }
 
     private void startWorker(TaskHandler<String> handler) {
-        worker = Worker.builder(store, String.class, (String payload, io.ordo.runtime.worker.TaskContext context) -> {
+        worker = Worker.builder(store, String.class, (String payload, TaskContext context) -> {
                     currentInHandler.set(Span.current().getSpanContext());
                     return handler.handle(payload, context);
                 })

@@ -15,6 +15,7 @@ import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import io.ordo.domain.Partition;
 import io.ordo.domain.QueueName;
 import io.ordo.inmemory.InMemoryQueueModule;
+import io.ordo.inmemory.InMemoryTaskStoreFactory;
 import io.ordo.ports.Clock;
 import io.ordo.ports.TaskStore;
 import io.ordo.ports.TaskStoreFactory;
@@ -60,7 +61,7 @@ class TracingDocExamplesTest {
     @Test
     void the_builder_example_traces_a_publish_and_its_processing() throws Exception {
         OpenTelemetry openTelemetry = sdk;
-        try (TaskStoreFactory stores = new io.ordo.inmemory.InMemoryTaskStoreFactory(Clock.system())) {
+        try (TaskStoreFactory stores = new InMemoryTaskStoreFactory(Clock.system())) {
             TaskStore orders = stores.forQueue(QueueName.of("orders"));
             CountDownLatch handled = new CountDownLatch(1);
 
