@@ -74,7 +74,7 @@ public record NewTask(TaskId id, Partition partition, Priority priority, byte[] 
         Validate.notNull("headers", added);
         Map<String, String> merged = new LinkedHashMap<>(headers);
         merged.putAll(added);
-        return new NewTask(id, partition, priority, payload, delay, merged);
+        return new NewTask(id, partition, priority, payload, delay, merged, type, maxAttempts, retryPolicy);
     }
 
     /** The payload size without copying it. */
