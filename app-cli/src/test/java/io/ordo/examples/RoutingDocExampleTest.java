@@ -29,7 +29,8 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import static io.ordo.examples.ReadmeExampleTest.between;
+import static io.ordo.systemtest.DocSnippets.between;
+import static io.ordo.systemtest.DocSnippets.blockAfter;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -129,12 +130,11 @@ class RoutingDocExampleTest {
         Path root = ProjectFiles.projectRoot();
         List<String> test = Files.readAllLines(root.resolve("app-cli/src/test/java/io/ordo/examples/RoutingDocExampleTest.java"));
         List<String> page = Files.readAllLines(root.resolve("docs/routing.md"));
-        List<String> afterFirstBlock = page.subList(page.indexOf("```java") + 1, page.size());
 
-        assertThat(between("```java", "```", page)).as("the first java block of docs/routing.md")
+        assertThat(blockAfter("## A worker that routes by type", "```java", page)).as("docs/routing.md's routing example")
                 .isEqualTo(between(ROUTING_BEGIN, ROUTING_END, test));
-        assertThat(between("```java", "```", afterFirstBlock)).as("the second java block of docs/routing.md")
-                .isEqualTo(between(RETRIES_BEGIN, RETRIES_END, test));
+        assertThat(blockAfter("## A task's own attempts limit and backoff", "```java", page))
+                .as("docs/routing.md's retries example").isEqualTo(between(RETRIES_BEGIN, RETRIES_END, test));
     }
 
     /** Example code, which may throw what the page's code would let its caller handle. */
