@@ -19,6 +19,7 @@ import io.ordo.runtime.worker.Outcome;
 import io.ordo.runtime.worker.Worker;
 import io.ordo.runtime.worker.WorkerOptions;
 import io.ordo.systemtest.ProjectFiles;
+import io.ordo.systemtest.ReadmeBlocks;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -112,32 +113,24 @@ class ReadmeExampleTest {
     void the_readme_shows_the_example_as_tested() throws IOException {
         Path root = ProjectFiles.projectRoot();
         List<String> test = Files.readAllLines(root.resolve("app-cli/src/test/java/io/ordo/examples/ReadmeExampleTest.java"));
-        List<String> readme = Files.readAllLines(root.resolve("README.md"));
-        List<String> tested = between(BEGIN, END, test);
-        List<String> afterWorkerBlock = readme.subList(readme.indexOf("```java") + 1, readme.size());
+        List<String> readme = ReadmeBlocks.readme();
+        List<String> inCode = readme.subList(readme.indexOf("## In code"), readme.size());
+        List<String> afterWorkerBlock = inCode.subList(inCode.indexOf("```java") + 1, inCode.size());
 
-        assertThat(between(WORKER_BEGIN, WORKER_END, test)).as("the first java block of README.md")
-                .isEqualTo(between("```java", "```", readme));
-        assertThat(between("```java", "```", afterWorkerBlock)).as("the second java block of README.md").isEqualTo(tested);
-    }
-
-    /** The trimmed, non-blank lines after the first line that is {@code begin} and before the next {@code end}. */
-    static List<String> between(String begin, String end, List<String> lines) {
-        List<String> trimmed = lines.stream().map(String::strip).toList();
-        int from = trimmed.indexOf(begin) + 1;
-        assertThat(from).as("a line '%s'", begin).isPositive();
-        int length = trimmed.subList(from, trimmed.size()).indexOf(end);
-        assertThat(length).as("a line '%s' after '%s'", end, begin).isNotNegative();
-        return trimmed.subList(from, from + length).stream().filter(line -> !line.isEmpty()).toList();
+        assertThat(ReadmeBlocks.between(WORKER_BEGIN, WORKER_END, test)).as("the first java block of README.md's In code")
+                .isEqualTo(ReadmeBlocks.inSection("## In code", "```java"));
+        assertThat(ReadmeBlocks.between("```java", "```", afterWorkerBlock)).as("the second java block of README.md's In code")
+                .isEqualTo(ReadmeBlocks.between(BEGIN, END, test));
     }
 
     /** Example code, which may throw what the README's code would let its caller handle. */
     @FunctionalInterface
-    private interface Example {
+    interface Example {
         void run() throws Exception;
     }
 
-    private static String capturingStandardOut(Example code) {
+    /** What the code printed on standard out while it ran. */
+    static String capturingStandardOut(Example code) {
         PrintStream original = System.out;
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         System.setOut(new PrintStream(captured, true, UTF_8));

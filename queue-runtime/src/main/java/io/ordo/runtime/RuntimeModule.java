@@ -15,8 +15,8 @@ import java.util.random.RandomGenerator;
 
 /**
  * Wires {@link Workers} on top of a backend's module: the backend binds the {@link TaskStoreFactory}
- * and a {@link Clock} (the in-memory module binds its clock; with a Redis module bind
- * {@code Clock.system()}); this module adds the JSON codec, randomness, a wall-time scheduler and
+ * and a {@link Clock} (the in-memory module its clock, the Redis modules the system clock unless given
+ * one); this module adds the JSON codec, randomness, a wall-time scheduler and
  * the meter registry (docs/decisions/worker-wiring.md). Opens nothing in {@code configure()}.
  */
 public final class RuntimeModule extends AbstractModule {
