@@ -3,10 +3,7 @@ package io.ordo.architecture;
 import io.ordo.systemtest.ProjectFiles;
 import org.junit.jupiter.api.Test;
 import org.w3c.dom.Element;
-import org.w3c.dom.Node;
-import org.w3c.dom.NodeList;
 
-import javax.xml.parsers.DocumentBuilderFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,16 +16,14 @@ class DomainModulePomTest {
     @Test
     void queue_domain_declares_no_dependency_outside_the_test_scope() throws Exception {
         Path pom = ProjectFiles.projectRoot().resolve("queue-domain/pom.xml");
-        DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
-        factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
-        Element project = factory.newDocumentBuilder().parse(pom.toFile()).getDocumentElement();
+        Element project = PomXml.project(pom);
 
         List<String> nonTestDependencies = new ArrayList<>();
-        for (Element dependencies : children(project, "dependencies")) {
-            for (Element dependency : children(dependencies, "dependency")) {
-                String scope = text(dependency, "scope");
+        for (Element dependencies : PomXml.children(project, "dependencies")) {
+            for (Element dependency : PomXml.children(dependencies, "dependency")) {
+                String scope = PomXml.text(dependency, "scope");
                 if (!"test".equals(scope)) {
-                    nonTestDependencies.add(text(dependency, "groupId") + ":" + text(dependency, "artifactId")
+                    nonTestDependencies.add(PomXml.text(dependency, "groupId") + ":" + PomXml.text(dependency, "artifactId")
                             + " (scope " + (scope == null ? "compile" : scope) + ")");
                 }
             }
@@ -36,22 +31,5 @@ class DomainModulePomTest {
 
         assertThat(Files.exists(pom)).isTrue();
         assertThat(nonTestDependencies).as("dependencies of %s outside the test scope", pom).isEmpty();
-    }
-
-    private static List<Element> children(Element parent, String name) {
-        List<Element> found = new ArrayList<>();
-        NodeList nodes = parent.getChildNodes();
-        for (int i = 0; i < nodes.getLength(); i++) {
-            Node node = nodes.item(i);
-            if (node instanceof Element element && element.getTagName().equals(name)) {
-                found.add(element);
-            }
-        }
-        return found;
-    }
-
-    private static String text(Element parent, String name) {
-        List<Element> found = children(parent, name);
-        return found.isEmpty() ? null : found.get(0).getTextContent().trim();
     }
 }
