@@ -16,8 +16,8 @@ import io.ordo.runtime.Workers;
 import io.ordo.runtime.worker.Outcome;
 import io.ordo.runtime.worker.Worker;
 import io.ordo.runtime.worker.WorkerOptions;
+import io.ordo.systemtest.DocSnippets;
 import io.ordo.systemtest.ProjectFiles;
-import io.ordo.systemtest.ReadmeBlocks;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.ContextHandler;
@@ -33,6 +33,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -92,10 +93,13 @@ class ReadmeEmbeddingTest {
     @Test
     void the_readme_shows_the_embedding_sample_as_tested() throws IOException {
         Path root = ProjectFiles.projectRoot();
-        List<String> tested = ReadmeBlocks.between(BEGIN, END,
+        List<String> tested = DocSnippets.between(BEGIN, END,
                 Files.readAllLines(root.resolve("app-cli/src/test/java/io/ordo/examples/ReadmeEmbeddingTest.java")));
+        List<String> readme = Files.readAllLines(root.resolve("README.md"));
+        int section = readme.indexOf("## Mounting the dashboard / the ops server in your service");
+        assertThat(section).as("the README's section on mounting").isNotNegative();
 
-        assertThat(ReadmeBlocks.inSection("## Mounting the dashboard / the ops server in your service", "```java"))
+        assertThat(DocSnippets.between("```java", "```", new ArrayList<>(readme.subList(section, readme.size()))))
                 .as("the java block of that section").isEqualTo(tested);
     }
 

@@ -18,8 +18,8 @@ import io.ordo.runtime.codec.JacksonPayloadCodec;
 import io.ordo.runtime.worker.Outcome;
 import io.ordo.runtime.worker.Worker;
 import io.ordo.runtime.worker.WorkerOptions;
+import io.ordo.systemtest.DocSnippets;
 import io.ordo.systemtest.ProjectFiles;
-import io.ordo.systemtest.ReadmeBlocks;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -33,6 +33,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import static io.ordo.systemtest.DocSnippets.between;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -113,14 +114,15 @@ class ReadmeExampleTest {
     void the_readme_shows_the_example_as_tested() throws IOException {
         Path root = ProjectFiles.projectRoot();
         List<String> test = Files.readAllLines(root.resolve("app-cli/src/test/java/io/ordo/examples/ReadmeExampleTest.java"));
-        List<String> readme = ReadmeBlocks.readme();
+        List<String> readme = Files.readAllLines(root.resolve("README.md"));
+        List<String> tested = between(BEGIN, END, test);
         List<String> inCode = readme.subList(readme.indexOf("## In code"), readme.size());
         List<String> afterWorkerBlock = inCode.subList(inCode.indexOf("```java") + 1, inCode.size());
 
-        assertThat(ReadmeBlocks.between(WORKER_BEGIN, WORKER_END, test)).as("the first java block of README.md's In code")
-                .isEqualTo(ReadmeBlocks.inSection("## In code", "```java"));
-        assertThat(ReadmeBlocks.between("```java", "```", afterWorkerBlock)).as("the second java block of README.md's In code")
-                .isEqualTo(ReadmeBlocks.between(BEGIN, END, test));
+        assertThat(between(WORKER_BEGIN, WORKER_END, test)).as("the first java block of README.md's In code")
+                .isEqualTo(DocSnippets.blockAfter("## In code", "```java", readme));
+        assertThat(between("```java", "```", afterWorkerBlock)).as("the second java block of README.md's In code")
+                .isEqualTo(tested);
     }
 
     /** Example code, which may throw what the README's code would let its caller handle. */

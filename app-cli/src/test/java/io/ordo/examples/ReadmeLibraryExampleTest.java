@@ -11,11 +11,13 @@ import io.ordo.runtime.codec.JacksonPayloadCodec;
 import io.ordo.runtime.worker.Outcome;
 import io.ordo.runtime.worker.Worker;
 import io.ordo.systemtest.ProjectFiles;
-import io.ordo.systemtest.ReadmeBlocks;
+import io.ordo.systemtest.DocSnippets;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -64,10 +66,11 @@ class ReadmeLibraryExampleTest {
 
     @Test
     void the_readme_shows_the_example_as_tested() throws IOException {
-        var test = Files.readAllLines(ProjectFiles.projectRoot()
-                .resolve("app-cli/src/test/java/io/ordo/examples/ReadmeLibraryExampleTest.java"));
+        Path root = ProjectFiles.projectRoot();
+        List<String> test = Files.readAllLines(root.resolve("app-cli/src/test/java/io/ordo/examples/ReadmeLibraryExampleTest.java"));
+        List<String> readme = Files.readAllLines(root.resolve("README.md"));
 
-        assertThat(ReadmeBlocks.inSection(SECTION, "```java")).as("the java block of README.md's " + SECTION)
-                .isEqualTo(ReadmeBlocks.between(BEGIN, END, test));
+        assertThat(DocSnippets.blockAfter(SECTION, "```java", readme)).as("the java block of README.md's " + SECTION)
+                .isEqualTo(DocSnippets.between(BEGIN, END, test));
     }
 }

@@ -13,8 +13,10 @@ import io.ordo.ports.TaskStore;
 import io.ordo.ports.archfixture.PortReachingIntoTheRuntime;
 import io.ordo.redis.archfixture.RedisSupportReachingOut;
 import io.ordo.runtime.archfixture.RuntimeReachingIntoAnAdapter;
+import io.ordo.runtime.archfixture.RuntimeReachingIntoSpring;
 import io.ordo.sharding.archfixture.ShardingReachingIntoTheRuntime;
 import io.ordo.simulation.archfixture.SimulationReachingIntoABackend;
+import io.ordo.spring.archfixture.StarterReachingIntoTheCli;
 import io.ordo.tck.archfixture.KitReachingIntoABackend;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -30,7 +32,8 @@ class ArchitectureRulesCatchViolationsTest {
             AdapterReachingIntoAnother.class, RedisSupportReachingOut.class, InMemoryTaskStoreFactory.class,
             DashboardReachingIntoTheRuntime.class, OpsServerReachingIntoAnAdapter.class, ShardingReachingIntoTheRuntime.class,
             KitReachingIntoABackend.class, SimulationReachingIntoABackend.class,
-            PortsPackageDeclaredAgain.class, TaskStore.class);
+            PortsPackageDeclaredAgain.class, TaskStore.class, RuntimeReachingIntoSpring.class,
+            StarterReachingIntoTheCli.class);
 
     @Test
     void the_domain_rules_catch_guice_jackson_slf4j_and_everything_outside_the_jdk() {
@@ -69,6 +72,13 @@ class ArchitectureRulesCatchViolationsTest {
     @Test
     void the_sharding_rule_catches_a_sharded_store_using_the_runtime() {
         assertViolated(sharding_should_depend_only_on_ports_and_domain, "io.ordo.runtime.Workers");
+    }
+
+    @Test
+    void the_spring_rules_catch_the_runtime_using_spring_or_the_starter_and_the_starter_using_the_cli() {
+        assertViolated(only_the_starter_and_the_sample_should_know_spring, "RuntimeReachingIntoSpring");
+        assertViolated(only_the_sample_should_know_the_starter, "io.ordo.spring.OrdoPublishers");
+        assertViolated(the_starter_should_depend_only_on_the_library_spring_and_micrometer, "io.ordo.cli.OrdoCli");
     }
 
     @Test

@@ -47,6 +47,8 @@ class ArchitectureRulesTest {
     private static final String KIT = "io.ordo.tck..";
     private static final String SIMULATION = "io.ordo.simulation..";
     private static final String SHARDING = "io.ordo.sharding..";
+    private static final String STARTER = "io.ordo.spring..";
+    private static final String EXAMPLES = "io.ordo.examples..";
     private static final String[] ADAPTERS = {INMEMORY, LETTUCE, JEDIS};
     private static final String[] ADAPTERS_AND_REDIS_SUPPORT = {INMEMORY, LETTUCE, JEDIS, REDIS_SUPPORT};
 
@@ -61,6 +63,7 @@ class ArchitectureRulesTest {
     private static final String JDK_TLS = "javax.net..";
     private static final String JETTY = "org.eclipse.jetty..";
     private static final String JDK_HTTP_SERVER = "com.sun.net.httpserver..";
+    private static final String SPRING = "org.springframework..";
 
     // --- the domain: JDK only
 
@@ -135,6 +138,24 @@ class ArchitectureRulesTest {
             .should().onlyDependOnClassesThat().resideInAnyPackage("java..", JDK_HTTP_SERVER, DOMAIN, PORTS, RUNTIME,
                     OPS_HTTP, MICROMETER);
 
+    // --- Spring: only the starter and the sample know it; the starter knows Ordo's modules, no Ordo module knows it
+
+    @ArchTest
+    static final ArchRule only_the_starter_and_the_sample_should_know_spring = noClasses()
+            .that().resideOutsideOfPackages(STARTER, EXAMPLES)
+            .should().dependOnClassesThat().resideInAPackage(SPRING);
+
+    @ArchTest
+    static final ArchRule only_the_sample_should_know_the_starter = noClasses()
+            .that().resideOutsideOfPackages(STARTER, EXAMPLES)
+            .should().dependOnClassesThat().resideInAPackage(STARTER);
+
+    @ArchTest
+    static final ArchRule the_starter_should_depend_only_on_the_library_spring_and_micrometer = classes()
+            .that().resideInAPackage(STARTER)
+            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", DOMAIN, PORTS, RUNTIME, REDIS_SUPPORT,
+                    INMEMORY, LETTUCE, JEDIS, STARTER, SPRING, MICROMETER);
+
     // --- sharding: a store over stores, on the ports alone
 
     @ArchTest
@@ -150,11 +171,11 @@ class ArchitectureRulesTest {
             .should().notDependOnEachOther()
             .allowEmptyShould(true);
 
-    // The applications pick a backend at run time: the CLI (--backend) and the benchmark harness, which
-    // runs each Redis client side by side.
+    // The applications pick a backend at run time: the CLI (--backend), the benchmark harness, which
+    // runs each Redis client side by side, and the Spring Boot starter (ordo.backend).
     @ArchTest
     static final ArchRule only_the_applications_should_know_the_adapters = noClasses()
-            .that().resideOutsideOfPackages(CLI, BENCHMARKS, INMEMORY, LETTUCE, JEDIS)
+            .that().resideOutsideOfPackages(CLI, BENCHMARKS, STARTER, INMEMORY, LETTUCE, JEDIS)
             .should().dependOnClassesThat().resideInAnyPackage(ADAPTERS);
 
     @ArchTest
@@ -214,7 +235,7 @@ class ArchitectureRulesTest {
                 .collect(Collectors.toSet());
 
         assertThat(modules).contains("domain", "ports", "runtime", "inmemory", "tck", "simulation", "redis", "lettuce",
-                "jedis", "sharding", "dashboard", "opshttp", "cli", "benchmarks", "jmh");
+                "jedis", "sharding", "dashboard", "opshttp", "cli", "benchmarks", "jmh", "spring", "examples");
         assertThat(imported.stream().map(JavaClass::getSimpleName)).doesNotContain("ArchitectureRulesTest");
     }
 

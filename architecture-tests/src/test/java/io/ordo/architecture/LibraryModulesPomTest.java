@@ -12,6 +12,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
+import static io.ordo.architecture.DomainModulePomTest.children;
+import static io.ordo.architecture.DomainModulePomTest.parse;
+import static io.ordo.architecture.DomainModulePomTest.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -20,33 +23,33 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A new module is a library unless it is listed in {@link #NOT_LIBRARIES}.
  */
 class LibraryModulesPomTest {
-    /** The application, the tools, the tests and the BOM itself: none is a dependency of an application. */
-    static final Set<String> NOT_LIBRARIES = Set.of("ordo-bom", "app-cli", "queue-benchmarks", "queue-jmh",
-            "system-testkit", "system-tests", "architecture-tests");
+    /** The CLI, the Spring Boot sample, the tools, the tests and the BOM itself: none is a dependency of an application. */
+    static final Set<String> NOT_LIBRARIES = Set.of("ordo-bom", "app-cli", "examples/spring-boot-sample",
+            "queue-benchmarks", "queue-jmh", "system-testkit", "system-tests", "architecture-tests");
 
     private final Path root = ProjectFiles.projectRoot();
 
     @Test
     void the_bom_pins_every_library_module_and_nothing_else_at_the_parents_version() throws Exception {
-        Element parent = PomXml.project(root.resolve("pom.xml"));
-        Element bom = PomXml.project(root.resolve("ordo-bom/pom.xml"));
-        String version = PomXml.text(parent, "version");
+        Element parent = parse(root.resolve("pom.xml"));
+        Element bom = parse(root.resolve("ordo-bom/pom.xml"));
+        String version = text(parent, "version");
 
         Set<String> pinned = new TreeSet<>();
         List<String> foreign = new ArrayList<>();
-        for (Element dependency : PomXml.descendants(bom, "dependencyManagement", "dependencies", "dependency")) {
-            String coordinates = PomXml.text(dependency, "groupId") + ":" + PomXml.text(dependency, "artifactId")
-                    + ":" + PomXml.text(dependency, "version");
-            if (coordinates.equals("io.ordo:" + PomXml.text(dependency, "artifactId") + ":" + version)) {
-                pinned.add(PomXml.text(dependency, "artifactId"));
+        for (Element dependency : descendants(bom, "dependencyManagement", "dependencies", "dependency")) {
+            String coordinates = text(dependency, "groupId") + ":" + text(dependency, "artifactId")
+                    + ":" + text(dependency, "version");
+            if (coordinates.equals("io.ordo:" + text(dependency, "artifactId") + ":" + version)) {
+                pinned.add(text(dependency, "artifactId"));
             } else {
                 foreign.add(coordinates);
             }
         }
 
-        assertThat(PomXml.children(bom, "parent")).as("ordo-bom's parent: an imported BOM brings its parent's pins too")
+        assertThat(children(bom, "parent")).as("ordo-bom's parent: an imported BOM brings its parent's pins too")
                 .isEmpty();
-        assertThat(PomXml.text(bom, "version")).as("ordo-bom's version").isEqualTo(version);
+        assertThat(text(bom, "version")).as("ordo-bom's version").isEqualTo(version);
         assertThat(foreign).as("ordo-bom entries that are not an Ordo module at version %s", version).isEmpty();
         assertThat(pinned).as("the modules ordo-bom pins: every module of the parent but %s", NOT_LIBRARIES)
                 .isEqualTo(libraryModules());
@@ -57,9 +60,9 @@ class LibraryModulesPomTest {
         Map<String, List<String>> missing = new LinkedHashMap<>();
         for (String module : libraryModules()) {
             Set<String> plugins = new TreeSet<>();
-            for (Element plugin : PomXml.descendants(PomXml.project(root.resolve(module).resolve("pom.xml")),
+            for (Element plugin : descendants(parse(root.resolve(module).resolve("pom.xml")),
                     "build", "plugins", "plugin")) {
-                plugins.add(PomXml.text(plugin, "artifactId"));
+                plugins.add(text(plugin, "artifactId"));
             }
             List<String> absent = new ArrayList<>(List.of("maven-source-plugin", "maven-javadoc-plugin"));
             absent.removeAll(plugins);
@@ -73,23 +76,36 @@ class LibraryModulesPomTest {
 
     @Test
     void the_bom_pins_its_plugins_at_the_parents_versions() throws Exception {
-        Element parent = PomXml.project(root.resolve("pom.xml"));
-        Element properties = PomXml.children(parent, "properties").get(0);
-        Element bom = PomXml.project(root.resolve("ordo-bom/pom.xml"));
+        Element parent = parse(root.resolve("pom.xml"));
+        Element properties = children(parent, "properties").get(0);
+        Element bom = parse(root.resolve("ordo-bom/pom.xml"));
 
-        List<Element> plugins = PomXml.descendants(bom, "build", "pluginManagement", "plugins", "plugin");
+        List<Element> plugins = descendants(bom, "build", "pluginManagement", "plugins", "plugin");
         assertThat(plugins).isNotEmpty();
         for (Element plugin : plugins) {
-            String artifactId = PomXml.text(plugin, "artifactId");
+            String artifactId = text(plugin, "artifactId");
             String property = artifactId.replaceFirst("^maven-", "").replaceFirst("-plugin$", "") + ".plugin.version";
-            assertThat(PomXml.text(plugin, "version")).as("%s in ordo-bom, against the parent's %s", artifactId, property)
-                    .isEqualTo(PomXml.text(properties, property));
+            assertThat(text(plugin, "version")).as("%s in ordo-bom, against the parent's %s", artifactId, property)
+                    .isEqualTo(text(properties, property));
         }
+    }
+
+    /** The elements at the end of the path of names below {@code parent}, e.g. "build", "plugins", "plugin". */
+    private static List<Element> descendants(Element parent, String... path) {
+        List<Element> level = List.of(parent);
+        for (String name : path) {
+            List<Element> next = new ArrayList<>();
+            for (Element element : level) {
+                next.addAll(children(element, name));
+            }
+            level = next;
+        }
+        return level;
     }
 
     private Set<String> libraryModules() throws Exception {
         Set<String> modules = new TreeSet<>();
-        for (Element module : PomXml.descendants(PomXml.project(root.resolve("pom.xml")), "modules", "module")) {
+        for (Element module : descendants(parse(root.resolve("pom.xml")), "modules", "module")) {
             modules.add(module.getTextContent().trim());
         }
         assertThat(modules).containsAll(NOT_LIBRARIES);

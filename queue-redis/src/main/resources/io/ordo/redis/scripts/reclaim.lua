@@ -1,7 +1,8 @@
 #!lua flags=allow-oom
 -- Returns the tasks of consumers whose heartbeat expired, and (with a processing timeout) tasks held
 -- too long by live ones. Atomic, so every live consumer may run it at once. Every call does a bounded
--- chunk: at most RECLAIM_CHUNK tasks taken back, at most TIMEOUT_SCAN live leases looked at, and no more
+-- chunk: at most RECLAIM_CHUNK tasks of dead consumers or TIMEOUT_CHUNK overdue ones taken back, at
+-- most TIMEOUT_SCAN live leases looked at, and no more
 -- once it has run CHUNK_MICROS; the store calls again while the reply gives a cursor.
 -- ARGV: clock, cursor ('' to begin; else where the scan of live leases goes on: consumer NUL hscan-cursor).
 -- Reply: {returned, dead-lettered, timed out, cursor ('' when done), names of the dead consumers done...}.
@@ -120,6 +121,7 @@ elseif s.processing_timeout > 0 then
         resume_at, resume_scan = string.sub(cursor, 1, cut - 1), string.sub(cursor, cut + 1)
     end
     local resume_key = resume_at ~= '' and java_order_key(resume_at)
+    budget = O.TIMEOUT_CHUNK
     local looked, overdue = 0, {}
     local stopped_at -- the cursor the next call begins with, when this one stops early
     for _, consumer in ipairs(live) do
@@ -132,7 +134,7 @@ elseif s.processing_timeout > 0 then
                     stopped_at = consumer .. '\0' .. scan
                     break
                 end
-                local page = call('HSCAN', holding_key(consumer), scan, 'COUNT', 200)
+                local page = call('HSCAN', holding_key(consumer), scan, 'COUNT', O.TIMEOUT_SCAN_PAGE)
                 local found = {}
                 for i = 1, #page[2], 2 do
                     if O.lease_time(page[2][i + 1]) + s.processing_timeout <= NOW then
@@ -169,8 +171,10 @@ elseif s.processing_timeout > 0 then
             next_cursor = cursor ~= '' and cursor or '\0'
             break
         end
-        local r = load_held(o.holder, o.id)
-        if r then -- not already returned with an earlier task of its batch
+        -- an ordered task may have gone back with an earlier one of its batch: read again
+        local r = o.r
+        if is_ordered(r.code) then r = load_held(o.holder, o.id) end
+        if r then
             local id, m = o.id, o.m
             if is_ordered(r.code) then
                 -- the batch's first task held (it may be in a page not scanned yet) is the one timed out

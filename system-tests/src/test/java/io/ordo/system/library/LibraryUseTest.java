@@ -2,7 +2,7 @@ package io.ordo.system.library;
 
 import io.ordo.redis.testing.RedisServer;
 import io.ordo.systemtest.ProjectFiles;
-import io.ordo.systemtest.ReadmeBlocks;
+import io.ordo.systemtest.DocSnippets;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -94,6 +94,7 @@ class LibraryUseTest {
 
     /** pom.xml around the README's xml block, and example/Main.java around its java block. */
     private void writeProject() throws IOException {
+        List<String> readme = Files.readAllLines(ProjectFiles.projectRoot().resolve("README.md"), UTF_8);
         StringBuilder plugins = new StringBuilder();
         for (String plugin : System.getProperty("ordo.plugin.versions", "").split(",")) {
             if (!plugin.isBlank()) {
@@ -121,7 +122,7 @@ class LibraryUseTest {
                     </pluginManagement>
                   </build>
                 </project>
-                """.formatted(String.join("\n", ReadmeBlocks.inSection(SECTION, "```xml")), plugins);
+                """.formatted(String.join("\n", DocSnippets.blockAfter(SECTION, "```xml", readme)), plugins);
         Files.writeString(project.resolve("pom.xml"), pom, UTF_8);
 
         String main = """
@@ -146,7 +147,7 @@ class LibraryUseTest {
                 %s
                     }
                 }
-                """.formatted(String.join("\n", ReadmeBlocks.inSection(SECTION, "```java")));
+                """.formatted(String.join("\n", DocSnippets.blockAfter(SECTION, "```java", readme)));
         Path source = project.resolve("src/main/java/example/Main.java");
         Files.createDirectories(source.getParent());
         Files.writeString(source, main, UTF_8);
