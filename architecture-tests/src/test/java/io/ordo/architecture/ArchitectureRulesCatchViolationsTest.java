@@ -14,10 +14,12 @@ import io.ordo.ports.archfixture.PortReachingIntoTheRuntime;
 import io.ordo.redis.archfixture.RedisSupportReachingOut;
 import io.ordo.runtime.archfixture.RuntimeReachingIntoAnAdapter;
 import io.ordo.runtime.archfixture.RuntimeReachingIntoSpring;
+import io.ordo.runtime.archfixture.RuntimeReachingIntoOpenTelemetry;
 import io.ordo.sharding.archfixture.ShardingReachingIntoTheRuntime;
 import io.ordo.simulation.archfixture.SimulationReachingIntoABackend;
 import io.ordo.spring.archfixture.StarterReachingIntoTheCli;
 import io.ordo.tck.archfixture.KitReachingIntoABackend;
+import io.ordo.tracing.otel.archfixture.TracingReachingIntoAnAdapter;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -31,7 +33,8 @@ class ArchitectureRulesCatchViolationsTest {
             DomainReachingOut.class, PortReachingIntoTheRuntime.class, RuntimeReachingIntoAnAdapter.class,
             AdapterReachingIntoAnother.class, RedisSupportReachingOut.class, InMemoryTaskStoreFactory.class,
             DashboardReachingIntoTheRuntime.class, OpsServerReachingIntoAnAdapter.class, ShardingReachingIntoTheRuntime.class,
-            KitReachingIntoABackend.class, SimulationReachingIntoABackend.class,
+            KitReachingIntoABackend.class, SimulationReachingIntoABackend.class, RuntimeReachingIntoOpenTelemetry.class,
+            TracingReachingIntoAnAdapter.class,
             PortsPackageDeclaredAgain.class, TaskStore.class, RuntimeReachingIntoSpring.class,
             StarterReachingIntoTheCli.class);
 
@@ -79,6 +82,13 @@ class ArchitectureRulesCatchViolationsTest {
         assertViolated(only_the_starter_and_the_sample_should_know_spring, "RuntimeReachingIntoSpring");
         assertViolated(only_the_sample_should_know_the_starter, "io.ordo.spring.OrdoPublishers");
         assertViolated(the_starter_should_depend_only_on_the_library_spring_and_micrometer, "io.ordo.cli.OrdoCli");
+    }
+
+    @Test
+    void the_tracing_rules_catch_opentelemetry_outside_the_tracing_module_and_an_adapter_in_it() {
+        assertViolated(only_the_tracing_module_should_know_opentelemetry, "RuntimeReachingIntoOpenTelemetry");
+        assertViolated(runtime_should_depend_only_on_ports_domain_and_its_libraries, "io.opentelemetry.api.trace.Tracer");
+        assertViolated(tracing_should_depend_only_on_the_runtime_and_the_opentelemetry_api, "InMemoryTaskStoreFactory");
     }
 
     @Test

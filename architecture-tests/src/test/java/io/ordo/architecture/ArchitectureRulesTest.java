@@ -49,6 +49,7 @@ class ArchitectureRulesTest {
     private static final String SHARDING = "io.ordo.sharding..";
     private static final String STARTER = "io.ordo.spring..";
     private static final String EXAMPLES = "io.ordo.examples..";
+    private static final String TRACING = "io.ordo.tracing.otel..";
     private static final String[] ADAPTERS = {INMEMORY, LETTUCE, JEDIS};
     private static final String[] ADAPTERS_AND_REDIS_SUPPORT = {INMEMORY, LETTUCE, JEDIS, REDIS_SUPPORT};
 
@@ -64,6 +65,7 @@ class ArchitectureRulesTest {
     private static final String JETTY = "org.eclipse.jetty..";
     private static final String JDK_HTTP_SERVER = "com.sun.net.httpserver..";
     private static final String SPRING = "org.springframework..";
+    private static final String OPENTELEMETRY = "io.opentelemetry..";
 
     // --- the domain: JDK only
 
@@ -156,6 +158,19 @@ class ArchitectureRulesTest {
             .should().onlyDependOnClassesThat().resideInAnyPackage("java..", DOMAIN, PORTS, RUNTIME, REDIS_SUPPORT,
                     INMEMORY, LETTUCE, JEDIS, STARTER, SPRING, MICROMETER);
 
+    // --- tracing: the one module that knows OpenTelemetry, over the runtime's interceptors
+
+    @ArchTest
+    static final ArchRule only_the_tracing_module_should_know_opentelemetry = noClasses()
+            .that().resideOutsideOfPackage(TRACING)
+            .should().dependOnClassesThat().resideInAPackage(OPENTELEMETRY);
+
+    @ArchTest
+    static final ArchRule tracing_should_depend_only_on_the_runtime_and_the_opentelemetry_api = classes()
+            .that().resideInAPackage(TRACING)
+            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", DOMAIN, PORTS, RUNTIME, TRACING,
+                    OPENTELEMETRY);
+
     // --- sharding: a store over stores, on the ports alone
 
     @ArchTest
@@ -235,7 +250,7 @@ class ArchitectureRulesTest {
                 .collect(Collectors.toSet());
 
         assertThat(modules).contains("domain", "ports", "runtime", "inmemory", "tck", "simulation", "redis", "lettuce",
-                "jedis", "sharding", "dashboard", "opshttp", "cli", "benchmarks", "jmh", "spring", "examples");
+                "jedis", "sharding", "dashboard", "opshttp", "tracing", "cli", "benchmarks", "jmh", "spring", "examples");
         assertThat(imported.stream().map(JavaClass::getSimpleName)).doesNotContain("ArchitectureRulesTest");
     }
 

@@ -49,6 +49,17 @@ public record NewTask(TaskId id, Partition partition, Priority priority, byte[] 
         return payload.clone();
     }
 
+    /**
+     * This task with {@code added} headers put over its own (a header of the same name is replaced);
+     * checked like any task's, so more than {@link #MAX_HEADERS} in all is refused.
+     */
+    public NewTask withHeaders(Map<String, String> added) {
+        Validate.notNull("headers", added);
+        Map<String, String> merged = new LinkedHashMap<>(headers);
+        merged.putAll(added);
+        return new NewTask(id, partition, priority, payload, delay, merged);
+    }
+
     /** The payload size without copying it. */
     public int payloadSize() {
         return payload.length;

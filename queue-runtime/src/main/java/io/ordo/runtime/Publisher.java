@@ -3,6 +3,7 @@ package io.ordo.runtime;
 import io.ordo.domain.InvalidInputException;
 import io.ordo.domain.NewTask;
 import io.ordo.domain.Partition;
+import io.ordo.domain.TaskId;
 import io.ordo.domain.Validate;
 import io.ordo.ports.PayloadCodec;
 import io.ordo.ports.PublishReceipt;
@@ -28,10 +29,20 @@ import java.util.List;
 public final class Publisher<T> {
     private final TaskPublishing store;
     private final PayloadCodec codec;
+    private final PublishInterceptor interceptor;
 
     public Publisher(TaskPublishing store, PayloadCodec codec) {
+        this(store, codec, List.of());
+    }
+
+    /**
+     * A publisher whose batches pass through {@code interceptors} on their way to the store, the first
+     * one outermost (tracing, say: {@code ordo-tracing-otel}).
+     */
+    public Publisher(TaskPublishing store, PayloadCodec codec, List<PublishInterceptor> interceptors) {
         this.store = Validate.notNull("store", store);
         this.codec = Validate.notNull("codec", codec);
+        this.interceptor = PublishInterceptor.chain(interceptors);
     }
 
     /** Publishes one payload with a generated id, the default priority and no delay. */
@@ -68,7 +79,17 @@ public final class Publisher<T> {
             }
             tasks.add(toTask(publication));
         }
-        return store.publish(tasks);
+        if (interceptor == PublishInterceptor.NONE) {
+            return store.publish(tasks);
+        }
+        List<TaskId> ids = tasks.stream().map(NewTask::id).toList();
+        return interceptor.intercept(store.queue(), List.copyOf(tasks), intercepted -> {
+            if (intercepted == null || !intercepted.stream().map(task -> task == null ? null : task.id()).toList().equals(ids)) {
+                throw new IllegalStateException("a publish interceptor must pass on the same tasks in the same order;"
+                        + " it changed the ids " + ids);
+            }
+            return store.publish(intercepted);
+        });
     }
 
     private NewTask toTask(Publication<? extends T> publication) {

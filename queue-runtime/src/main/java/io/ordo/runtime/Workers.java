@@ -9,12 +9,14 @@ import io.ordo.ports.TaskStore;
 import io.ordo.ports.TaskStoreFactory;
 import io.ordo.runtime.metrics.QueueGauges;
 import io.ordo.runtime.metrics.WorkerMetrics;
+import io.ordo.runtime.worker.DeliveryInterceptor;
 import io.ordo.runtime.worker.Scheduler;
 import io.ordo.runtime.worker.TaskHandler;
 import io.ordo.runtime.worker.Worker;
 import io.ordo.runtime.worker.WorkerListener;
 import io.ordo.runtime.worker.WorkerOptions;
 
+import java.util.List;
 import java.util.random.RandomGenerator;
 
 /**
@@ -36,15 +38,26 @@ public final class Workers {
     private final RandomGenerator random;
     private final Scheduler scheduler;
     private final MeterRegistry registry;
+    private final List<PublishInterceptor> publishInterceptors;
+    private final List<DeliveryInterceptor> deliveryInterceptors;
 
     public Workers(TaskStoreFactory stores, PayloadCodec codec, Clock clock, RandomGenerator random,
                    Scheduler scheduler, MeterRegistry registry) {
+        this(stores, codec, clock, random, scheduler, registry, List.of(), List.of());
+    }
+
+    /** Every publisher's batches pass through {@code publishInterceptors}, every worker's handler runs through {@code deliveryInterceptors}. */
+    public Workers(TaskStoreFactory stores, PayloadCodec codec, Clock clock, RandomGenerator random,
+                   Scheduler scheduler, MeterRegistry registry, List<PublishInterceptor> publishInterceptors,
+                   List<DeliveryInterceptor> deliveryInterceptors) {
         this.stores = Validate.notNull("stores", stores);
         this.codec = Validate.notNull("codec", codec);
         this.clock = Validate.notNull("clock", clock);
         this.random = Validate.notNull("random", random);
         this.scheduler = Validate.notNull("scheduler", scheduler);
         this.registry = Validate.notNull("registry", registry);
+        this.publishInterceptors = List.copyOf(Validate.notNull("publishInterceptors", publishInterceptors));
+        this.deliveryInterceptors = List.copyOf(Validate.notNull("deliveryInterceptors", deliveryInterceptors));
     }
 
     /** The store of a queue, for everything the worker and publisher do not cover. */
@@ -53,7 +66,7 @@ public final class Workers {
     }
 
     public <T> Publisher<T> publisher(QueueName queue) {
-        return new Publisher<>(stores.forQueue(queue), codec);
+        return new Publisher<>(stores.forQueue(queue), codec, publishInterceptors);
     }
 
     /** A worker for the queue (not started), reporting to the registry and to the extra listeners. */
@@ -64,6 +77,7 @@ public final class Workers {
         Worker.Builder<T> builder = Worker.builder(store, type, handler).options(options).codec(codec).clock(clock)
                 .random(random).scheduler(scheduler).listener(metrics)
                 .listener(new QueueGauges(registry, store, scheduler, QueueGauges.DEFAULT_REFRESH_INTERVAL));
+        deliveryInterceptors.forEach(builder::interceptor);
         for (WorkerListener listener : listeners) {
             builder.listener(listener);
         }

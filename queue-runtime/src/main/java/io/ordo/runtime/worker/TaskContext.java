@@ -3,6 +3,8 @@ package io.ordo.runtime.worker;
 import io.ordo.domain.ConsumerId;
 import io.ordo.domain.Lease;
 import io.ordo.domain.Partition;
+import io.ordo.domain.QueueName;
+import io.ordo.domain.ReclaimCause;
 import io.ordo.domain.Task;
 import io.ordo.domain.TaskId;
 
@@ -12,12 +14,19 @@ import java.util.function.BooleanSupplier;
 
 /** The delivery a handler is working on: which task, which attempt, and whether the worker is stopping. */
 public final class TaskContext {
+    private final QueueName queue;
     private final Lease lease;
     private final BooleanSupplier stopping;
 
-    TaskContext(Lease lease, BooleanSupplier stopping) {
+    TaskContext(QueueName queue, Lease lease, BooleanSupplier stopping) {
+        this.queue = queue;
         this.lease = lease;
         this.stopping = stopping;
+    }
+
+    /** The queue the task came from. */
+    public QueueName queue() {
+        return queue;
     }
 
     public TaskId id() {
@@ -42,6 +51,14 @@ public final class TaskContext {
         return lease.task().lastErrorIfAny();
     }
 
+    /**
+     * Why reclaim took the task back, when its last error came from reclaim: its last holder stopped
+     * heartbeating or held it past the processing timeout. Empty on a first delivery and after a failed attempt.
+     */
+    public Optional<ReclaimCause> reclaimCause() {
+        return lease.task().reclaimCauseIfAny();
+    }
+
     /** The consumer holding the task. */
     public ConsumerId consumer() {
         return lease.consumer();
@@ -50,6 +67,10 @@ public final class TaskContext {
     /** The whole task as the queue delivered it. */
     public Task task() {
         return lease.task();
+    }
+
+    Lease lease() {
+        return lease;
     }
 
     /**

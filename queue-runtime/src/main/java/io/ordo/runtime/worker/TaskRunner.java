@@ -16,8 +16,8 @@ import java.util.function.Supplier;
 
 /**
  * Runs one unit of held tasks on a handler thread (a regular task alone, an ordered batch in order):
- * checks each task's lease is still good and not overdue, decodes its payload, calls the handler,
- * and hands the outcome to the {@link Settler}. A handler that throws is a failed attempt, retried
+ * checks each task's lease is still good and not overdue, decodes its payload, calls the handler
+ * (both inside the worker's {@link DeliveryInterceptor}s), and hands the outcome to the {@link Settler}. A handler that throws is a failed attempt, retried
  * after the retry policy's backoff; an undecodable payload is a poison task and becomes a dead letter.
  *
  * @param <T> the payload type
@@ -37,16 +37,18 @@ final class TaskRunner<T> {
     private final HandlerFailureLog failures;
     private final IntFunction<Duration> retryDelay;
     private final BooleanSupplier stopping;
+    private final DeliveryInterceptor interceptor;
 
     /**
      * @param heartbeatTtl the queue's heartbeat TTL as last heard: a name not renewed for that long has lost its leases
      * @param retryDelay   the backoff after a task's so many attempts
      * @param stopping     whether the worker is shutting down (every task's context asks it)
+     * @param interceptor  what every handler run passes through ({@link DeliveryInterceptor#NONE}: nothing)
      */
     TaskRunner(QueueName queue, Logger log, Class<T> type, TaskHandler<? super T> handler, PayloadCodec codec,
                Clock clock, Ticker ticker, Settler settler, TimeoutWatch timeouts, Supplier<Duration> heartbeatTtl,
                WorkerListener listener, HandlerFailureLog failures, IntFunction<Duration> retryDelay,
-               BooleanSupplier stopping) {
+               BooleanSupplier stopping, DeliveryInterceptor interceptor) {
         this.queue = queue;
         this.log = log;
         this.type = type;
@@ -61,6 +63,7 @@ final class TaskRunner<T> {
         this.failures = failures;
         this.retryDelay = retryDelay;
         this.stopping = stopping;
+        this.interceptor = interceptor;
     }
 
     void run(List<HeldTask> unit) {
@@ -89,30 +92,9 @@ final class TaskRunner<T> {
         Lease lease = task.lease;
         listener.taskStarted(lease);
         long startNanos = ticker.nanos();
-        Outcome outcome;
-        Throwable error = null;
-        try {
-            T payload = decode(lease);
-            outcome = handler.handle(payload, new TaskContext(lease, stopping));
-            if (outcome == null) {
-                throw new IllegalStateException("the handler returned no outcome; return Outcome.success() when done");
-            }
-        } catch (UndecodablePayload e) {
-            error = e.getCause();
-            outcome = Outcome.fail("cannot decode the payload: "
-                    + Text.withUnpairedSurrogatesReplaced(BackendStatus.oneLine(e.getCause())));
-            failures.failed(lease, error, "its payload cannot be decoded as " + type.getName()
-                    + ", so it becomes a dead letter");
-        } catch (Throwable e) {
-            // Any failure of the handler, Errors included, is a failed attempt: the task comes back later.
-            error = e;
-            Duration retryIn = retryDelay.apply(lease.task().attempts());
-            outcome = Outcome.retryAfter(retryIn, describe(e));
-            if (!(stopping.getAsBoolean() && e instanceof InterruptedException)) { // interrupted at the grace period's end: no failure
-                failures.failed(lease, e, "it is retried in " + retryIn.toMillis()
-                        + " ms, or becomes a dead letter if it has no attempts left");
-            }
-        }
+        HandlerResult result = intercepted(new TaskContext(queue, lease, stopping));
+        Outcome outcome = result.outcome();
+        Throwable error = result.error();
         Duration took = Duration.ofNanos(ticker.nanos() - startNanos);
         task.handlerReturned();
         if (!stopping.getAsBoolean()) {
@@ -128,6 +110,52 @@ final class TaskRunner<T> {
             return false;
         }
         return settler.settle(task, outcome, rest);
+    }
+
+    /** The handler run through the interceptors; an interceptor that throws fails the attempt like a handler. */
+    private HandlerResult intercepted(TaskContext context) {
+        if (interceptor == DeliveryInterceptor.NONE) {
+            return run(context);
+        }
+        try {
+            HandlerResult result = interceptor.intercept(context, () -> run(context));
+            if (result == null) {
+                throw new IllegalStateException("a delivery interceptor returned no result; return next.proceed()");
+            }
+            return result;
+        } catch (Throwable e) {
+            return failed(context, e);
+        }
+    }
+
+    /** Decodes the payload and calls the handler: what it returned, or what its exception comes to. */
+    private HandlerResult run(TaskContext context) {
+        Lease lease = context.lease();
+        try {
+            T payload = decode(lease);
+            Outcome outcome = handler.handle(payload, context);
+            if (outcome == null) {
+                throw new IllegalStateException("the handler returned no outcome; return Outcome.success() when done");
+            }
+            return HandlerResult.returned(outcome);
+        } catch (UndecodablePayload e) {
+            failures.failed(lease, e.getCause(), "its payload cannot be decoded as " + type.getName()
+                    + ", so it becomes a dead letter");
+            return HandlerResult.threw(e.getCause(), Outcome.fail("cannot decode the payload: "
+                    + Text.withUnpairedSurrogatesReplaced(BackendStatus.oneLine(e.getCause()))));
+        } catch (Throwable e) {
+            return failed(context, e);
+        }
+    }
+
+    /** Any failure of the handler, Errors included, is a failed attempt: the task comes back later. */
+    private HandlerResult failed(TaskContext context, Throwable e) {
+        Duration retryIn = retryDelay.apply(context.attempt());
+        if (!(stopping.getAsBoolean() && e instanceof InterruptedException)) { // interrupted at the grace period's end: no failure
+            failures.failed(context.lease(), e, "it is retried in " + retryIn.toMillis()
+                    + " ms, or becomes a dead letter if it has no attempts left");
+        }
+        return HandlerResult.threw(e, Outcome.retryAfter(retryIn, describe(e)));
     }
 
     private T decode(Lease lease) {

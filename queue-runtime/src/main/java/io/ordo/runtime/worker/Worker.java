@@ -104,7 +104,8 @@ public final class Worker<T> implements AutoCloseable {
         BooleanSupplier isStopping = () -> stopping; // every task's context asks this: one object, not one per task
         TaskRunner<T> runner = new TaskRunner<>(queue, log, builder.type, builder.handler, builder.codec, clock, ticker,
                 settler, timeouts, liveness::heartbeatTtl, listeners, new HandlerFailureLog(log, queue, clock),
-                new Backoff(options.retryPolicy(), builder.random), isStopping);
+                new Backoff(options.retryPolicy(), builder.random), isStopping,
+                DeliveryInterceptor.chain(builder.interceptors));
         Dispatcher dispatcher = new Dispatcher(held, slots, settler, timeouts, handlers, runner::run, isStopping,
                 storeClosed, () -> state.compareAndSet(WorkerState.RUNNING, WorkerState.FAILED));
         fetcher = new Fetcher(store, clock, ticker, slots, liveness::forFetching, backend, listeners, fetchPause,
@@ -286,6 +287,7 @@ public final class Worker<T> implements AutoCloseable {
         private RandomGenerator random;
         private Scheduler scheduler;
         private final List<WorkerListener> listeners = new ArrayList<>();
+        private final List<DeliveryInterceptor> interceptors = new ArrayList<>();
         /** Where handler failures are logged; tests look at what is logged through it. */
         private Logger log;
 
@@ -341,6 +343,15 @@ public final class Worker<T> implements AutoCloseable {
 
         public Builder<T> listener(WorkerListener value) {
             listeners.add(Validate.notNull("listener", value));
+            return this;
+        }
+
+        /**
+         * Every handler run passes through {@code value} (tracing, say); several wrap one another, the
+         * first added outermost.
+         */
+        public Builder<T> interceptor(DeliveryInterceptor value) {
+            interceptors.add(Validate.notNull("interceptor", value));
             return this;
         }
 

@@ -38,6 +38,8 @@ final class WorkerHarness implements AutoCloseable {
     WorkerOptions.Builder options = WorkerOptions.builder().consumer(CONSUMER).concurrency(2).prefetch(8)
             .retryPolicy(ONE_TWO_FOUR).fetchWait(Duration.ofMillis(20)).gracePeriod(Duration.ofSeconds(5));
     Worker<String> worker;
+    /** What every handler run passes through, the first outermost. */
+    final List<DeliveryInterceptor> interceptors = new ArrayList<>();
     /** Where the worker logs handler failures and a closed store; the class's logger when null. */
     org.slf4j.Logger log;
 
@@ -84,6 +86,7 @@ final class WorkerHarness implements AutoCloseable {
         }
         Worker.Builder<String> builder = Worker.builder(store, String.class, handler).options(options.build())
                 .clock(clock).random(random).scheduler(scheduler).listener(events);
+        interceptors.forEach(builder::interceptor);
         if (log != null) {
             builder.log(log);
         }
