@@ -19,9 +19,7 @@ import io.ordo.runtime.worker.Worker;
 import io.ordo.systemtest.ProjectFiles;
 import org.junit.jupiter.api.Test;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -49,7 +47,7 @@ class RoutingDocExampleTest {
 
     @Test
     void the_routing_example_hands_each_task_to_its_types_handler() {
-        String printed = capturingStandardOut(() -> {
+        String printed = ReadmeExampleTest.capturingStandardOut(() -> {
             // routing example: begin
             try (TaskStoreFactory stores = Guice.createInjector(new InMemoryQueueModule(Clock.system()))
                     .getInstance(TaskStoreFactory.class)) {
@@ -94,7 +92,7 @@ class RoutingDocExampleTest {
 
     @Test
     void the_retries_example_dead_letters_a_task_after_its_own_two_attempts() {
-        String printed = capturingStandardOut(() -> {
+        String printed = ReadmeExampleTest.capturingStandardOut(() -> {
             // retries example: begin
             try (TaskStoreFactory stores = Guice.createInjector(new InMemoryQueueModule(Clock.system()))
                     .getInstance(TaskStoreFactory.class)) {
@@ -135,25 +133,5 @@ class RoutingDocExampleTest {
                 .isEqualTo(between(ROUTING_BEGIN, ROUTING_END, test));
         assertThat(blockAfter("## A task's own attempts limit and backoff", "```java", page))
                 .as("docs/routing.md's retries example").isEqualTo(between(RETRIES_BEGIN, RETRIES_END, test));
-    }
-
-    /** Example code, which may throw what the page's code would let its caller handle. */
-    @FunctionalInterface
-    private interface Example {
-        void run() throws Exception;
-    }
-
-    private static String capturingStandardOut(Example code) {
-        PrintStream original = System.out;
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(captured, true, UTF_8));
-        try {
-            code.run();
-        } catch (Exception e) {
-            throw new AssertionError("the example threw", e);
-        } finally {
-            System.setOut(original);
-        }
-        return captured.toString(UTF_8);
     }
 }
