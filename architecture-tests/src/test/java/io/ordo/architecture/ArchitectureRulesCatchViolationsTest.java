@@ -29,7 +29,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** A rule that cannot fail proves nothing: each rule is shown a class that breaks it. */
 @Tag("full")
 class ArchitectureRulesCatchViolationsTest {
-    private final JavaClasses offenders = new ClassFileImporter().importClasses(
+    // imported once for all the tests: an import resolves what the classes reach, which takes seconds
+    private static final JavaClasses OFFENDERS = new ClassFileImporter().importClasses(
             DomainReachingOut.class, PortReachingIntoTheRuntime.class, RuntimeReachingIntoAnAdapter.class,
             AdapterReachingIntoAnother.class, RedisSupportReachingOut.class, InMemoryTaskStoreFactory.class,
             DashboardReachingIntoTheRuntime.class, OpsServerReachingIntoAnAdapter.class, ShardingReachingIntoTheRuntime.class,
@@ -111,7 +112,7 @@ class ArchitectureRulesCatchViolationsTest {
     }
 
     private void assertViolated(ArchRule rule, String culprit) {
-        var result = rule.evaluate(offenders);
+        var result = rule.evaluate(OFFENDERS);
         assertThat(result.hasViolation()).as(rule.getDescription()).isTrue();
         assertThat(result.getFailureReport().toString()).contains(culprit);
     }
