@@ -8,6 +8,7 @@ import io.ordo.tck.contract.AckAndConsumeContract;
 import io.ordo.tck.contract.BadInputContract;
 import io.ordo.tck.contract.BlockPartitionContract;
 import io.ordo.tck.contract.CancelContract;
+import io.ordo.tck.contract.ConcurrencyCapsContract;
 import io.ordo.tck.contract.ConsumeContract;
 import io.ordo.tck.contract.DeadLettersContract;
 import io.ordo.tck.contract.FailContract;
@@ -172,6 +173,13 @@ public abstract class TaskStoreCompatibilityKit {
     @Nested
     class Settings extends SettingsContract {
         Settings() {
+            super(TaskStoreCompatibilityKit.this::createStore);
+        }
+    }
+
+    @Nested
+    class ConcurrencyCaps extends ConcurrencyCapsContract {
+        ConcurrencyCaps() {
             super(TaskStoreCompatibilityKit.this::createStore);
         }
     }
