@@ -21,6 +21,7 @@ import io.ordo.tck.contract.OrderedPartitionsContract;
 import io.ordo.tck.contract.PauseResumeContract;
 import io.ordo.tck.contract.PublishContract;
 import io.ordo.tck.contract.QueuesContract;
+import io.ordo.tck.contract.RateLimitsContract;
 import io.ordo.tck.contract.ReclaimContract;
 import io.ordo.tck.contract.RejectContract;
 import io.ordo.tck.contract.ReleaseContract;
@@ -180,6 +181,13 @@ public abstract class TaskStoreCompatibilityKit {
     @Nested
     class ConcurrencyCaps extends ConcurrencyCapsContract {
         ConcurrencyCaps() {
+            super(TaskStoreCompatibilityKit.this::createStore);
+        }
+    }
+
+    @Nested
+    class RateLimits extends RateLimitsContract {
+        RateLimits() {
             super(TaskStoreCompatibilityKit.this::createStore);
         }
     }
