@@ -11,6 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static io.ordo.tck.contract.StoreCharacteristic.QUEUE_WIDE_LIMITS;
+import static io.ordo.tck.contract.StoreCharacteristic.QUEUE_WIDE_ORDER;
 import static io.ordo.tck.fixtures.ConsumerFixture.workerA;
 import static io.ordo.tck.fixtures.ConsumerFixture.workerB;
 import static io.ordo.tck.fixtures.PartitionFixture.orderedPartition;
@@ -61,6 +62,7 @@ public abstract class RateLimitsContract extends ContractContext {
     }
 
     @Test
+    @RequiresCharacteristic(QUEUE_WIDE_ORDER)
     void each_partition_has_its_own_bucket_and_keeps_its_turn() {
         configure(s -> s.partitionRateLimit(RateLimit.of(1, SECOND)));
         given(numberedTasksIn(regularPartition("p"), "p-", 3));
