@@ -27,6 +27,9 @@ public record RateLimit(int permits, Duration per, int burst) {
             if (per.toMillis() < 1) {
                 throw new InvalidInputException("per", "must be at least 1 ms, was " + per);
             }
+            if (!per.equals(Duration.ofMillis(per.toMillis()))) {
+                throw new InvalidInputException("per", "must be whole milliseconds, was " + per);
+            }
             Validate.range("burst", burst, 1, MAX_BURST);
         }
     }
