@@ -164,9 +164,7 @@ function O.take_limited(consumer, max, reply)
             took(mb, regular_lease, struct.unpack('>I7', mb) % O.PRIORITY_SPAN)
             remains = O.part_head(code) or O.parked(code) > 0
         end
-        if l.counting then
-            for _ = before + 1, taken do O.count_flight(code, 1) end
-        end
+        if l.counting and taken > before then O.count_flight(code, taken - before) end
         if l.pr then
             local units = O.partition_units(code) - (taken - before) * l.pr.per
             O.call('HSET', O.K_BUCKETS, code, O.int(units) .. ':' .. now_text)
