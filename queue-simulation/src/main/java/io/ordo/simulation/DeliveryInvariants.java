@@ -88,12 +88,25 @@ final class DeliveryInvariants {
         if (model.paused && !leases.isEmpty()) {
             fail(Invariant.BLOCKS, "the queue is paused but %s was given %s", consumer, leaseIds(leases));
         }
+        // the queue's cap: a consume takes at most its free slots
+        int room = max;
+        if (model.settings.queueConcurrency() > 0) {
+            room = Math.max(0, Math.min(max, model.settings.queueConcurrency() - model.heldIn(null)));
+        }
+        if (leases.size() > room) {
+            fail(Invariant.CONCURRENCY_CAPS, "%s was given %d tasks with %d of the queue's %d slots free: %s", consumer,
+                    leases.size(), room, model.settings.queueConcurrency(), leaseIds(leases));
+        }
         Set<Partition> locked = model.lockedPartitions();
         int pick = 0;
         int i = 0;
         while (i < leases.size()) {
             ModelTask task = deliverable(leases.get(i), consumer, locked, now);
             Partition partition = task.partition;
+            if (!model.underCap(partition)) {
+                fail(Invariant.CONCURRENCY_CAPS, "%s was given %s while %s has %d tasks in flight, its cap", consumer,
+                        task.id, partition, model.heldIn(partition));
+            }
             ModelTask head = model.head(partition, now);
             if (head != task) {
                 ModelTask first = model.waiting.get(partition).first();
@@ -125,14 +138,14 @@ final class DeliveryInvariants {
                         consumer, leases.get(i).id(), partition, run.get(k - 1).id,
                         k < run.size() ? run.get(k) : "none");
             }
-            if (i < max && k < run.size() && run.get(k).readyAt <= now) {
+            if (i < room && k < run.size() && run.get(k).readyAt <= now) {
                 fail(Invariant.TAKES_WHAT_IS_DUE, "the run %s took from ordered %s stopped before %s, which is ready "
                         + "(%d of max %d taken)", run.subList(0, k).stream().map(t -> t.id.value()).toList(),
                         partition, run.get(k), i, max);
             }
             locked.add(partition);
         }
-        if (leases.size() < max && !model.paused) {
+        if (leases.size() < room && !model.paused) {
             for (Partition partition : model.sortedPartitions()) {
                 if (model.eligible(partition, locked, now)) {
                     fail(Invariant.TAKES_WHAT_IS_DUE, "%s asked for %d and got %d while %s could still deliver %s",

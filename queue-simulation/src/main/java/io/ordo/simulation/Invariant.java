@@ -20,6 +20,8 @@ public final class Invariant {
     public static final String DELAYS = "delays respected";
     /** A blocked partition or a paused queue delivers nothing. */
     public static final String BLOCKS = "blocks and pause respected";
+    /** No partition and no queue has more tasks in flight than its concurrency cap. */
+    public static final String CONCURRENCY_CAPS = "never more in flight than the caps";
     /** Consume takes everything due up to max. */
     public static final String TAKES_WHAT_IS_DUE = "consume takes what is due";
     /** attempts = deliveries minus releases and returns with a batch, reset by redrive. */

@@ -124,7 +124,24 @@ final class QueueModel {
 
     boolean eligible(Partition partition, Set<Partition> locked, long now) {
         return !paused && !blocked(partition, now) && head(partition, now) != null
-                && !(partition.isOrdered() && locked.contains(partition));
+                && !(partition.isOrdered() && locked.contains(partition)) && underCap(partition);
+    }
+
+    /** Below its concurrency cap, or without one. */
+    boolean underCap(Partition partition) {
+        int cap = settings.concurrencyOf(partition);
+        return cap == 0 || heldIn(partition) < cap;
+    }
+
+    /** Tasks of the partition in flight; of the whole queue with null. */
+    int heldIn(Partition partition) {
+        int held = 0;
+        for (ModelTask task : tasks.values()) {
+            if (task.state == State.HELD && (partition == null || task.partition.equals(partition))) {
+                held++;
+            }
+        }
+        return held;
     }
 
     boolean blocked(Partition partition, long now) {

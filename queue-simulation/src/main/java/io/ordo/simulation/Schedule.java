@@ -134,6 +134,17 @@ public final class Schedule {
             if (chance(0.25)) {
                 builder.dedupWindow(Duration.ofMillis(3_000));
             }
+            // caps from a stream of their own, so the rest of a seed's schedule is as it was without them
+            SplittableRandom caps = new SplittableRandom(seed ^ 0x5DEECE66DL);
+            if (caps.nextDouble() < 0.3) {
+                builder.partitionConcurrency(caps.nextInt(3));
+                if (caps.nextDouble() < 0.5) {
+                    builder.queueConcurrency(1 + caps.nextInt(5));
+                }
+                if (caps.nextDouble() < 0.3) {
+                    builder.partitionConcurrencyOverrides(Map.of(Partition.regular("r0"), 1 + caps.nextInt(3)));
+                }
+            }
             return builder.build();
         }
 

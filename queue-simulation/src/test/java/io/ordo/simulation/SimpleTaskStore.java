@@ -64,6 +64,8 @@ final class SimpleTaskStore implements TaskStore {
         RETRY_MOVES_ORDERED_TASK,
         /** Rejecting a task of a held ordered batch returns only the named tasks (no rule 5). */
         REJECT_RETURNS_ONLY_NAMED,
+        /** Delivers from a partition at its concurrency cap and past the queue's. */
+        IGNORES_CAPS,
         /** Partitions that come into existence in one step get their turns in reverse: allowed, but different. */
         REVERSES_NEW_TURNS
     }
@@ -144,13 +146,19 @@ final class SimpleTaskStore implements TaskStore {
         long now = clock.millis();
         consumers.merge(consumer, now + settings.heartbeatTtl().toMillis(), Math::max);
         List<Lease> leases = new ArrayList<>();
-        while (!paused && leases.size() < max) {
+        int room = max;
+        if (settings.queueConcurrency() > 0 && !quirks.contains(Quirk.IGNORES_CAPS)) {
+            room = (int) Math.max(0, Math.min(max, settings.queueConcurrency()
+                    - entries.values().stream().filter(entry -> entry.holder != null).count()));
+        }
+        while (!paused && leases.size() < room) {
             Partition best = null;
             Task bestHead = null;
             for (Partition partition : turns.keySet()) {
                 Task head = head(partition, now);
                 if (head == null || isBlocked(partition, now)
-                        || (partition.isOrdered() && isLocked(partition) && !quirks.contains(Quirk.IGNORES_ORDERED_LOCK))) {
+                        || (partition.isOrdered() && isLocked(partition) && !quirks.contains(Quirk.IGNORES_ORDERED_LOCK))
+                        || atCap(partition)) {
                     continue;
                 }
                 if (quirks.contains(Quirk.IGNORES_PRIORITY)) {
@@ -174,7 +182,7 @@ final class SimpleTaskStore implements TaskStore {
             }
             if (best.isOrdered()) {
                 for (Entry entry : waitingIn(best)) {
-                    if (leases.size() == max || !ready(entry.task, now)) {
+                    if (leases.size() == room || !ready(entry.task, now)) {
                         break;
                     }
                     leases.add(take(entry, consumer, now));
@@ -571,6 +579,15 @@ final class SimpleTaskStore implements TaskStore {
     private boolean isBlocked(Partition partition, long now) {
         Long until = blocks.get(partition);
         return until != null && until > now;
+    }
+
+    private boolean atCap(Partition partition) {
+        if (quirks.contains(Quirk.IGNORES_CAPS)) {
+            return false;
+        }
+        int cap = settings.concurrencyOf(partition);
+        return cap > 0 && entries.values().stream().filter(entry -> entry.holder != null
+                && entry.task.partition().equals(partition)).count() >= cap;
     }
 
     private boolean isLocked(Partition partition) {
