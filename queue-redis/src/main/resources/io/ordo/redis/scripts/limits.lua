@@ -235,5 +235,6 @@ function O.limits_changed(old, new)
     end
     if not (old and new and same_rate(old.qr, new.qr)) then O.call('HDEL', O.K_META, 'queueBucket') end
     for _, code in ipairs(O.call('ZRANGE', O.K_READY, '0', '-1')) do O.touch(code) end
-    for _, code in ipairs(O.call('HKEYS', O.K_TURNS)) do O.touch(code) end
+    local turns = O.call('HGETALL', O.K_TURNS) -- (HKEYS is not among the commands Ordo's ACL user may run)
+    for i = 1, #turns, 2 do O.touch(turns[i]) end
 end
