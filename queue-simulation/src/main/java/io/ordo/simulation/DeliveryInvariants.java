@@ -93,6 +93,7 @@ final class DeliveryInvariants {
         if (model.settings.queueConcurrency() > 0) {
             room = Math.max(0, Math.min(max, model.settings.queueConcurrency() - model.heldIn(null)));
         }
+        room = (int) Math.min(room, model.buckets.queueTokens(model.settings, now));
         if (leases.size() > room) {
             fail(Invariant.CONCURRENCY_CAPS, "%s was given %d tasks with %d of the queue's %d slots free: %s", consumer,
                     leases.size(), room, model.settings.queueConcurrency(), leaseIds(leases));
@@ -107,6 +108,10 @@ final class DeliveryInvariants {
                 fail(Invariant.CONCURRENCY_CAPS, "%s was given %s while %s has %d tasks in flight, its cap", consumer,
                         task.id, partition, model.heldIn(partition));
             }
+            long tokens = model.buckets.partitionTokens(model.settings, partition, now);
+            if (tokens < 1) {
+                fail(Invariant.RATE_LIMITS, "%s was given %s while %s has no token", consumer, task.id, partition);
+            }
             ModelTask head = model.head(partition, now);
             if (head != task) {
                 ModelTask first = model.waiting.get(partition).first();
@@ -118,6 +123,7 @@ final class DeliveryInvariants {
             model.turns.put(partition, new QueueModel.Turn(model.op, ++pick));
             if (!partition.isOrdered()) {
                 deliver(task, leases.get(i), consumer, now);
+                model.buckets.took(model.settings, partition, 1, now);
                 i++;
                 continue;
             }
@@ -133,12 +139,17 @@ final class DeliveryInvariants {
                 i++;
                 k++;
             }
+            if (k > tokens) {
+                fail(Invariant.RATE_LIMITS, "%s was given %d tasks of ordered %s with %d tokens", consumer, k,
+                        partition, tokens);
+            }
+            model.buckets.took(model.settings, partition, k, now);
             if (i < leases.size() && leases.get(i).task().partition().equals(partition)) {
                 fail(Invariant.ORDERED_IN_ORDER, "%s was given %s of %s after %s, but the next task in key order is %s",
                         consumer, leases.get(i).id(), partition, run.get(k - 1).id,
                         k < run.size() ? run.get(k) : "none");
             }
-            if (i < room && k < run.size() && run.get(k).readyAt <= now) {
+            if (i < room && k < tokens && k < run.size() && run.get(k).readyAt <= now) {
                 fail(Invariant.TAKES_WHAT_IS_DUE, "the run %s took from ordered %s stopped before %s, which is ready "
                         + "(%d of max %d taken)", run.subList(0, k).stream().map(t -> t.id.value()).toList(),
                         partition, run.get(k), i, max);

@@ -34,6 +34,7 @@ final class QueueModel {
     }
 
     QueueSettings settings = QueueSettings.DEFAULTS;
+    final TokenBuckets buckets = new TokenBuckets();
     /** The latest incarnation of every id ever published, gone ones included. */
     final Map<TaskId, ModelTask> tasks = new LinkedHashMap<>();
     final Map<Partition, TreeSet<ModelTask>> waiting = new HashMap<>();
@@ -124,7 +125,8 @@ final class QueueModel {
 
     boolean eligible(Partition partition, Set<Partition> locked, long now) {
         return !paused && !blocked(partition, now) && head(partition, now) != null
-                && !(partition.isOrdered() && locked.contains(partition)) && underCap(partition);
+                && !(partition.isOrdered() && locked.contains(partition)) && underCap(partition)
+                && buckets.partitionTokens(settings, partition, now) >= 1;
     }
 
     /** Below its concurrency cap, or without one. */

@@ -66,6 +66,8 @@ final class SimpleTaskStore implements TaskStore {
         REJECT_RETURNS_ONLY_NAMED,
         /** Delivers from a partition at its concurrency cap and past the queue's. */
         IGNORES_CAPS,
+        /** Delivers from a partition out of tokens. */
+        IGNORES_RATE_LIMITS,
         /** Partitions that come into existence in one step get their turns in reverse: allowed, but different. */
         REVERSES_NEW_TURNS
     }
@@ -106,6 +108,7 @@ final class SimpleTaskStore implements TaskStore {
     private long deadLettered;
 
     private final Set<Quirk> quirks;
+    private final TokenBuckets buckets = new TokenBuckets();
 
     SimpleTaskStore(Clock clock, Quirk... quirks) {
         this.clock = clock;
@@ -151,6 +154,7 @@ final class SimpleTaskStore implements TaskStore {
             room = (int) Math.max(0, Math.min(max, settings.queueConcurrency()
                     - entries.values().stream().filter(entry -> entry.holder != null).count()));
         }
+        room = (int) Math.min(room, buckets.queueTokens(settings, now));
         while (!paused && leases.size() < room) {
             Partition best = null;
             Task bestHead = null;
@@ -158,7 +162,8 @@ final class SimpleTaskStore implements TaskStore {
                 Task head = head(partition, now);
                 if (head == null || isBlocked(partition, now)
                         || (partition.isOrdered() && isLocked(partition) && !quirks.contains(Quirk.IGNORES_ORDERED_LOCK))
-                        || atCap(partition)) {
+                        || atCap(partition) || (buckets.partitionTokens(settings, partition, now) < 1
+                        && !quirks.contains(Quirk.IGNORES_RATE_LIMITS))) {
                     continue;
                 }
                 if (quirks.contains(Quirk.IGNORES_PRIORITY)) {
@@ -180,9 +185,12 @@ final class SimpleTaskStore implements TaskStore {
             if (best == null) {
                 break;
             }
+            int before = leases.size();
             if (best.isOrdered()) {
+                long tokens = buckets.partitionTokens(settings, best, now);
                 for (Entry entry : waitingIn(best)) {
-                    if (leases.size() == room || !ready(entry.task, now)) {
+                    if (leases.size() == room || (leases.size() - before == tokens
+                            && !quirks.contains(Quirk.IGNORES_RATE_LIMITS)) || !ready(entry.task, now)) {
                         break;
                     }
                     leases.add(take(entry, consumer, now));
@@ -190,6 +198,7 @@ final class SimpleTaskStore implements TaskStore {
             } else {
                 leases.add(take(entries.get(bestHead.id()), consumer, now));
             }
+            buckets.took(settings, best, leases.size() - before, now);
             turns.put(best, ++turn);
             giveTurns();
         }
@@ -540,6 +549,7 @@ final class SimpleTaskStore implements TaskStore {
 
     @Override
     public void configure(QueueSettings settings) {
+        buckets.configured(this.settings, settings);
         this.settings = settings;
     }
 
