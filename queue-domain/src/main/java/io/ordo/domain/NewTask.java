@@ -6,19 +6,25 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A task as a caller publishes it. Valid once it exists; the payload limit that depends on the
  * queue's settings is checked by {@link PublishRules} when the batch is published.
  *
- * @param delay how long after publish the task falls due (0 = now), at most one year
+ * @param delay       how long after publish the task falls due (0 = now), at most one year
+ * @param type        what kind of task it is, so a worker can route it to a handler; null when it has none
+ * @param maxAttempts deliveries the task may have before it becomes a dead letter, in place of the queue's
+ *                    {@code maxAttempts}; 0 = the queue's
+ * @param retryPolicy the backoff a worker waits before retrying it, in place of the worker's; null = the worker's
  */
 public record NewTask(TaskId id, Partition partition, Priority priority, byte[] payload, Duration delay,
-                      Map<String, String> headers) {
+                      Map<String, String> headers, String type, int maxAttempts, RetryPolicy retryPolicy) {
     public static final Duration MAX_DELAY = Duration.ofDays(365);
     public static final int MAX_HEADERS = 32;
     public static final int MAX_HEADER_NAME_LENGTH = 100;
     public static final int MAX_HEADER_VALUE_LENGTH = 1000;
+    public static final int MAX_TYPE_LENGTH = 100;
 
     public NewTask {
         Validate.notNull("id", id);
@@ -38,6 +44,17 @@ public record NewTask(TaskId id, Partition partition, Priority priority, byte[] 
         });
         headers = Collections.unmodifiableMap(copy);
         payload = payload.clone();
+        TaskTraits.check(type, maxAttempts);
+    }
+
+    /** A task with no type and the queue's attempts and the worker's backoff. */
+    public NewTask(TaskId id, Partition partition, Priority priority, byte[] payload, Duration delay,
+                   Map<String, String> headers) {
+        this(id, partition, priority, payload, delay, headers, null, 0, null);
+    }
+
+    public Optional<String> typeIfAny() {
+        return Optional.ofNullable(type);
     }
 
     public static Builder builder(Partition partition, byte[] payload) {
@@ -57,7 +74,7 @@ public record NewTask(TaskId id, Partition partition, Priority priority, byte[] 
         Validate.notNull("headers", added);
         Map<String, String> merged = new LinkedHashMap<>(headers);
         merged.putAll(added);
-        return new NewTask(id, partition, priority, payload, delay, merged);
+        return new NewTask(id, partition, priority, payload, delay, merged, type, maxAttempts, retryPolicy);
     }
 
     /** The payload size without copying it. */
@@ -69,21 +86,25 @@ public record NewTask(TaskId id, Partition partition, Priority priority, byte[] 
     public boolean equals(Object other) {
         return other instanceof NewTask that && id.equals(that.id) && partition.equals(that.partition)
                 && priority.equals(that.priority) && Arrays.equals(payload, that.payload)
-                && delay.equals(that.delay) && headers.equals(that.headers);
+                && delay.equals(that.delay) && headers.equals(that.headers) && Objects.equals(type, that.type)
+                && maxAttempts == that.maxAttempts && Objects.equals(retryPolicy, that.retryPolicy);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(id, partition, priority, Arrays.hashCode(payload), delay, headers);
+        return Objects.hash(id, partition, priority, Arrays.hashCode(payload), delay, headers, type, maxAttempts,
+                retryPolicy);
     }
 
     @Override
     public String toString() {
         return "NewTask[id=" + id + ", partition=" + partition + ", priority=" + priority.value()
-                + ", payload=" + payload.length + " bytes, delay=" + delay + ", headers=" + headers + "]";
+                + ", payload=" + payload.length + " bytes, delay=" + delay + ", headers=" + headers
+                + (type == null ? "" : ", type=" + type) + (maxAttempts == 0 ? "" : ", maxAttempts=" + maxAttempts)
+                + (retryPolicy == null ? "" : ", retryPolicy=" + retryPolicy) + "]";
     }
 
-    /** Fluent construction with defaults: random id, default priority, no delay, no headers. */
+    /** Fluent construction with defaults: random id, default priority, no delay, no headers, no type. */
     public static final class Builder {
         private final Partition partition;
         private final byte[] payload;
@@ -91,6 +112,9 @@ public record NewTask(TaskId id, Partition partition, Priority priority, byte[] 
         private Priority priority = Priority.DEFAULT;
         private Duration delay = Duration.ZERO;
         private final Map<String, String> headers = new LinkedHashMap<>();
+        private String type;
+        private int maxAttempts;
+        private RetryPolicy retryPolicy;
 
         private Builder(Partition partition, byte[] payload) {
             this.partition = partition;
@@ -121,8 +145,27 @@ public record NewTask(TaskId id, Partition partition, Priority priority, byte[] 
             return this;
         }
 
+        /** What kind of task it is (null: none). */
+        public Builder type(String type) {
+            this.type = type;
+            return this;
+        }
+
+        /** Deliveries it may have before it becomes a dead letter, in place of the queue's (0: the queue's). */
+        public Builder maxAttempts(int maxAttempts) {
+            this.maxAttempts = maxAttempts;
+            return this;
+        }
+
+        /** The backoff before its retries, in place of the worker's (null: the worker's). */
+        public Builder retryPolicy(RetryPolicy retryPolicy) {
+            this.retryPolicy = retryPolicy;
+            return this;
+        }
+
         public NewTask build() {
-            return new NewTask(id == null ? TaskId.random() : id, partition, priority, payload, delay, headers);
+            return new NewTask(id == null ? TaskId.random() : id, partition, priority, payload, delay, headers, type,
+                    maxAttempts, retryPolicy);
         }
     }
 }

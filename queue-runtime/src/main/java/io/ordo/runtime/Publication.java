@@ -3,6 +3,8 @@ package io.ordo.runtime;
 import io.ordo.domain.NewTask;
 import io.ordo.domain.Partition;
 import io.ordo.domain.Priority;
+import io.ordo.domain.QueueSettings;
+import io.ordo.domain.RetryPolicy;
 import io.ordo.domain.TaskId;
 import io.ordo.domain.Validate;
 
@@ -13,18 +15,20 @@ import java.util.Map;
 
 /**
  * A typed payload on its way into a partition, with the id, priority, delay and headers it will be
- * published with. The id is fixed when the publication is made, so a caller can retry a publish
+ * published with, and optionally its type (null: the publisher's), its own attempts limit (0: the queue's)
+ * and its own backoff (null: the worker's). The id is fixed when the publication is made, so a caller can retry a publish
  * of the same publication and get {@code DUPLICATE} instead of a second task.
  *
  * <pre>{@code
  * Publication.of(Partition.ordered("account-42"), new Deposit(100))
  *         .withId("deposit-7")
  *         .withPriority(5)
- *         .withDelay(Duration.ofSeconds(30));
+ *         .withDelay(Duration.ofSeconds(30))
+ *         .withMaxAttempts(3);
  * }</pre>
  */
 public record Publication<T>(TaskId id, Partition partition, T payload, Priority priority, Duration delay,
-                             Map<String, String> headers) {
+                             Map<String, String> headers, String type, int maxAttempts, RetryPolicy retryPolicy) {
 
     public Publication {
         Validate.notNull("id", id);
@@ -38,11 +42,18 @@ public record Publication<T>(TaskId id, Partition partition, T payload, Priority
             Validate.notNull("headers[" + name + "]", value);
         });
         headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
+        if (type != null) {
+            Validate.text("type", type, NewTask.MAX_TYPE_LENGTH);
+        }
+        if (maxAttempts != 0) {
+            Validate.range("maxAttempts", maxAttempts, 1, QueueSettings.MAX_ATTEMPTS_LIMIT);
+        }
     }
 
     /** A publication with a fresh random id, the default priority, no delay and no headers. */
     public static <T> Publication<T> of(Partition partition, T payload) {
-        return new Publication<>(TaskId.random(), partition, payload, Priority.DEFAULT, Duration.ZERO, Map.of());
+        return new Publication<>(TaskId.random(), partition, payload, Priority.DEFAULT, Duration.ZERO, Map.of(), null, 0,
+                null);
     }
 
     /** The caller's id: the idempotency key of the task. */
@@ -51,21 +62,39 @@ public record Publication<T>(TaskId id, Partition partition, T payload, Priority
     }
 
     public Publication<T> withId(TaskId newId) {
-        return new Publication<>(newId, partition, payload, priority, delay, headers);
+        return new Publication<>(newId, partition, payload, priority, delay, headers, type, maxAttempts, retryPolicy);
     }
 
     public Publication<T> withPriority(int newPriority) {
-        return new Publication<>(id, partition, payload, Priority.of(newPriority), delay, headers);
+        return new Publication<>(id, partition, payload, Priority.of(newPriority), delay, headers, type, maxAttempts, retryPolicy);
     }
 
     /** Due this long after publish. */
     public Publication<T> withDelay(Duration newDelay) {
-        return new Publication<>(id, partition, payload, priority, newDelay, headers);
+        return new Publication<>(id, partition, payload, priority, newDelay, headers, type, maxAttempts, retryPolicy);
     }
 
     public Publication<T> withHeader(String name, String value) {
         Map<String, String> newHeaders = new LinkedHashMap<>(headers);
         newHeaders.put(name, value);
-        return new Publication<>(id, partition, payload, priority, delay, newHeaders);
+        return new Publication<>(id, partition, payload, priority, delay, newHeaders, type, maxAttempts, retryPolicy);
+    }
+
+    /** Published with this type instead of the publisher's (a worker routes by it: {@code TaskRouter}). */
+    public Publication<T> withType(String newType) {
+        return new Publication<>(id, partition, payload, priority, delay, headers, Validate.notNull("type", newType),
+                maxAttempts, retryPolicy);
+    }
+
+    /** At most this many deliveries before it becomes a dead letter, in place of the queue's {@code maxAttempts}. */
+    public Publication<T> withMaxAttempts(int newMaxAttempts) {
+        return new Publication<>(id, partition, payload, priority, delay, headers, type,
+                Validate.range("maxAttempts", newMaxAttempts, 1, QueueSettings.MAX_ATTEMPTS_LIMIT), retryPolicy);
+    }
+
+    /** Retried after this backoff instead of the worker's, when its handler throws. */
+    public Publication<T> withRetryPolicy(RetryPolicy newRetryPolicy) {
+        return new Publication<>(id, partition, payload, priority, delay, headers, type, maxAttempts,
+                Validate.notNull("retryPolicy", newRetryPolicy));
     }
 }
