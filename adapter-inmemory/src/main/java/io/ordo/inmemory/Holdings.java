@@ -34,11 +34,20 @@ final class Holdings {
     private final Map<Partition, ConsumerId> locks = new HashMap<>();
     /** When each held ordered partition was locked (inspection only). */
     private final Map<Partition, Long> lockedAt = new HashMap<>();
+    /** How many tasks of each partition are in flight (concurrency caps). */
+    private final Map<Partition, Integer> inFlight = new HashMap<>();
     /** Told of each partition whose lock goes: it may be served again. */
     private final Consumer<Partition> unlocked;
+    /** Told of each partition a task in flight leaves: below its cap, it may be served again. */
+    private final Consumer<Partition> freed;
 
-    Holdings(Consumer<Partition> unlocked) {
+    Holdings(Consumer<Partition> unlocked, Consumer<Partition> freed) {
         this.unlocked = unlocked;
+        this.freed = freed;
+    }
+
+    int inFlightOf(Partition partition) {
+        return inFlight.getOrDefault(partition, 0);
     }
 
     Lease get(TaskId id) {
@@ -72,6 +81,7 @@ final class Holdings {
         heldByConsumer.computeIfAbsent(lease.consumer(), consumer -> new HashMap<>())
                 .computeIfAbsent(lease.partition(), partition -> new TreeSet<>(LEASE_BY_KEY))
                 .add(lease);
+        inFlight.merge(lease.partition(), 1, Integer::sum);
     }
 
     void unhold(TaskId id) {
@@ -79,6 +89,8 @@ final class Holdings {
         if (lease == null) {
             return;
         }
+        inFlight.computeIfPresent(lease.partition(), (partition, n) -> n > 1 ? n - 1 : null);
+        freed.accept(lease.partition());
         Map<Partition, TreeSet<Lease>> byPartition = heldByConsumer.get(lease.consumer());
         TreeSet<Lease> inPartition = byPartition.get(lease.partition());
         inPartition.remove(lease);

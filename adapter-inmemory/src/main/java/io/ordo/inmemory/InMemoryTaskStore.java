@@ -8,6 +8,7 @@ import io.ordo.domain.Partition;
 import io.ordo.domain.PublishRules;
 import io.ordo.domain.QueueName;
 import io.ordo.domain.QueueSettings;
+import io.ordo.domain.RateLimit;
 import io.ordo.domain.ReclaimCause;
 import io.ordo.domain.Task;
 import io.ordo.domain.TaskId;
@@ -67,9 +68,14 @@ final class InMemoryTaskStore implements TaskStore {
     private final Clock clock;
 
     /** Tasks in flight and the locks of ordered partitions. */
-    private final Holdings holdings = new Holdings(this::touch);
+    private final Holdings holdings = new Holdings(this::touch, this::freed);
     /** Waiting tasks, partition blocks and the serving schedule. */
-    private final WaitingTasks waiting = new WaitingTasks(this::isLocked);
+    private final WaitingTasks waiting = new WaitingTasks(this::isHeldBack, this::throttledUntil);
+    /** Per partition with a partition rate limit, its bucket when not full: {units, at} (see {@link RateLimit}). */
+    private final Map<Partition, long[]> partitionBuckets = new HashMap<>();
+    /** The queue's bucket when it has a rate limit: units at queueBucketAt; negative = full. */
+    private long queueBucketUnits = -1;
+    private long queueBucketAt;
     /** Dead letters in the order they died. */
     private final LinkedHashMap<TaskId, DeadLetter> dead = new LinkedHashMap<>();
     /** Registered consumers and when each expires. */
@@ -177,26 +183,92 @@ final class InMemoryTaskStore implements TaskStore {
             return taken;
         }
         waiting.settle(now);
+        int room = room(max, now);
+        RateLimit partitionRate = settings.partitionRateLimit();
         PartitionState state;
-        while (taken.size() < max && (state = waiting.nextToServe()) != null) {
+        while (taken.size() < room && (state = waiting.nextToServe()) != null) {
+            int before = taken.size();
             if (state.partition.isOrdered()) {
-                takeOrderedRun(state, consumer, max - taken.size(), now, taken);
+                int run = room - taken.size();
+                if (!partitionRate.isOff()) {
+                    run = (int) Math.min(run, partitionUnits(state.partition, now) / partitionRate.periodMillis());
+                }
+                takeOrderedRun(state, consumer, run, now, taken);
                 holdings.lock(state.partition, consumer, now);
             } else {
                 take(state.head(now).orElseThrow(), consumer, now, taken);
             }
+            if (!partitionRate.isOff()) {
+                long units = partitionUnits(state.partition, now) - (taken.size() - before) * partitionRate.periodMillis();
+                partitionBuckets.put(state.partition, new long[] {units, now});
+            }
             waiting.served(state, now);
         }
+        RateLimit queueRate = settings.queueRateLimit();
+        if (!queueRate.isOff() && !taken.isEmpty()) {
+            queueBucketUnits = queueUnits(now) - taken.size() * queueRate.periodMillis();
+            queueBucketAt = now;
+        }
         return taken;
+    }
+
+    /** How many tasks this consume may take: max, cut to the queue's free slots and its tokens. */
+    private int room(int max, long now) {
+        long room = max;
+        if (settings.queueConcurrency() > 0) {
+            room = Math.min(room, settings.queueConcurrency() - holdings.size());
+        }
+        RateLimit queueRate = settings.queueRateLimit();
+        if (!queueRate.isOff()) {
+            room = Math.min(room, queueUnits(now) / queueRate.periodMillis());
+        }
+        return (int) Math.max(0, room);
+    }
+
+    private long queueUnits(long now) {
+        RateLimit limit = settings.queueRateLimit();
+        return queueBucketUnits < 0 ? limit.capacityUnits() : limit.unitsAt(queueBucketUnits, queueBucketAt, now);
+    }
+
+    private long partitionUnits(Partition partition, long now) {
+        RateLimit limit = settings.partitionRateLimit();
+        long[] bucket = partitionBuckets.get(partition);
+        return bucket == null ? limit.capacityUnits() : limit.unitsAt(bucket[0], bucket[1], now);
+    }
+
+    /** A partition out of tokens: when its next one comes; else 0. A bucket found full is forgotten. */
+    private long throttledUntil(Partition partition, long now) {
+        RateLimit limit = settings.partitionRateLimit();
+        if (limit.isOff() || !partitionBuckets.containsKey(partition)) {
+            return 0;
+        }
+        long units = partitionUnits(partition, now);
+        if (units >= limit.capacityUnits()) {
+            partitionBuckets.remove(partition);
+            return 0;
+        }
+        return units >= limit.periodMillis() ? 0 : limit.nextTokenAt(units, now);
+    }
+
+    /** Not served whatever the time: an ordered partition locked, a capped one with as many tasks in flight as its cap. */
+    private boolean isHeldBack(Partition partition) {
+        if (holdings.isLocked(partition)) {
+            return true;
+        }
+        int cap = settings.concurrencyOf(partition);
+        return cap > 0 && holdings.inFlightOf(partition) >= cap;
+    }
+
+    /** A task in flight left: under a cap its partition may be served again. */
+    private void freed(Partition partition) {
+        if (settings.hasConcurrencyCaps()) {
+            waiting.touch(partition);
+        }
     }
 
 
     private void touch(Partition partition) {
         waiting.touch(partition);
-    }
-
-    private boolean isLocked(Partition partition) {
-        return holdings.isLocked(partition);
     }
 
     /** The consecutive run of ready tasks from an ordered partition's head, in key order. */
@@ -574,8 +646,17 @@ final class InMemoryTaskStore implements TaskStore {
     @Override
     public synchronized void configure(QueueSettings newSettings) {
         ensureOpen();
-        settings = Validate.notNull("settings", newSettings);
+        Validate.notNull("settings", newSettings);
+        if (!newSettings.queueRateLimit().equals(settings.queueRateLimit())) {
+            queueBucketUnits = -1; // a new limit starts full
+        }
+        if (!newSettings.partitionRateLimit().equals(settings.partitionRateLimit())) {
+            partitionBuckets.clear();
+        }
+        settings = newSettings;
         configured = true;
+        waiting.touchAll(); // caps and limits changed: every partition is looked at again
+        notifyAll();
     }
 
     // ---------------------------------------------------------------- bookkeeping

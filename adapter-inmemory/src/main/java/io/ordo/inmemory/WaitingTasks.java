@@ -15,6 +15,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Predicate;
+import java.util.function.ToLongBiFunction;
 
 /**
  * The in-memory store's waiting tasks in their partitions, the partition blocks, and the serving schedule
@@ -41,12 +42,15 @@ final class WaitingTasks {
     private final TreeSet<PartitionState> timed = new TreeSet<>(TIMER_ORDER);
     /** Partitions changed since the last consume, looked at again by the next one. */
     private final Set<PartitionState> touched = new LinkedHashSet<>();
-    /** Whether an ordered partition is locked by a consumer: then it is not served. */
+    /** Whether a partition is held back whatever the time: an ordered one locked, a capped one at its cap. */
     private final Predicate<Partition> locked;
+    /** Until when a partition's rate limit holds it back (after its last token went), or 0. */
+    private final ToLongBiFunction<Partition, Long> throttledUntil;
     private long lastTurn;
 
-    WaitingTasks(Predicate<Partition> locked) {
+    WaitingTasks(Predicate<Partition> locked, ToLongBiFunction<Partition, Long> throttledUntil) {
         this.locked = locked;
+        this.throttledUntil = throttledUntil;
     }
 
     Task get(TaskId id) {
@@ -103,7 +107,12 @@ final class WaitingTasks {
         }
     }
 
-    /** The partition changed in a way the schedule must look at again (a lock or block came or went). */
+    /** Every partition is looked at again by the next consume (the settings changed). */
+    void touchAll() {
+        touched.addAll(partitions.values());
+    }
+
+    /** The partition changed in a way the schedule must look at again (a lock, block or cap came or went). */
     void touch(Partition partition) {
         PartitionState state = partitions.get(partition);
         if (state != null) {
@@ -140,7 +149,8 @@ final class WaitingTasks {
     }
 
     /**
-     * Puts a partition where it belongs now: eligible (not blocked, not locked, head ready: semantics.md)
+     * Puts a partition where it belongs now: eligible (not blocked, not locked or at its cap, not out of tokens,
+     * head ready: semantics.md)
      * in serving order, and timed if time alone will change that; a partition without tasks nowhere.
      */
     private void refresh(PartitionState state, long now) {
@@ -153,8 +163,11 @@ final class WaitingTasks {
         if (blocked) {
             timer = Math.min(timer, blockedUntil.get(state.partition));
         } else if (!locked.test(state.partition)) {
-            Optional<Task> head = state.head(now);
-            if (head.isPresent()) {
+            long throttled = throttledUntil.applyAsLong(state.partition, now);
+            Optional<Task> head = throttled > now ? Optional.empty() : state.head(now);
+            if (throttled > now) {
+                timer = Math.min(timer, throttled); // out of tokens: looked at again at its next token
+            } else if (head.isPresent()) {
                 state.headPriority = head.get().priority().value();
                 state.eligible = true;
                 eligible.add(state);

@@ -1,12 +1,20 @@
 package io.ordo.cli;
 
+import io.ordo.domain.InvalidInputException;
+import io.ordo.domain.Partition;
 import io.ordo.domain.QueueSettings;
+import io.ordo.domain.RateLimit;
 import io.ordo.ports.QueueAdmin;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Prints a queue's settings and changes those given; every consumer uses them from its next operation on.
@@ -19,7 +27,10 @@ import java.time.Duration;
         description = {"Prints a queue's settings, after changing those given. They are kept with the queue:",
                 "every worker and client uses them from its next operation on."},
         footer = {"", "Examples:", "  ordo settings --backend lettuce --queue orders",
-                "  ordo settings --backend lettuce --queue orders --max-attempts 3 --processing-timeout 5m"})
+                "  ordo settings --backend lettuce --queue orders --max-attempts 3 --processing-timeout 5m",
+                "  ordo settings --backend lettuce --queue mail --partition-concurrency 2 --queue-concurrency 50",
+                "  ordo settings --backend lettuce --queue mail --partition-concurrency-override bulk=8",
+                "  ordo settings --backend lettuce --queue mail --partition-rate-limit 10/1s:20"})
 final class SettingsCommand extends QueueCommand {
     @Option(names = "--max-attempts", paramLabel = "N",
             description = "Deliveries before a failing or reclaimed task becomes a dead letter (default "
@@ -44,6 +55,28 @@ final class SettingsCommand extends QueueCommand {
                     + QueueSettings.DEFAULT_MAX_PAYLOAD_MIB + " MiB).")
     Integer maxPayloadBytes;
 
+    @Option(names = "--partition-concurrency", paramLabel = "N",
+            description = "The most tasks of one regular partition in flight at once; 0 turns the cap off (the default).")
+    Integer partitionConcurrency;
+
+    @Option(names = "--partition-concurrency-override", paramLabel = "CODE=N",
+            description = "A cap of its own for one regular partition (repeatable); N = 0 removes it.")
+    List<String> partitionConcurrencyOverrides;
+
+    @Option(names = "--queue-concurrency", paramLabel = "N",
+            description = "The most tasks of the queue in flight at once, over all workers; 0 turns the cap off (the default).")
+    Integer queueConcurrency;
+
+    @Option(names = "--queue-rate-limit", paramLabel = "RATE",
+            description = "Deliveries of the queue: PERMITS/DURATION[:BURST] (e.g. 100/1s, 5/1m:20) or off (the default).")
+    String queueRateLimit;
+
+    @Option(names = "--partition-rate-limit", paramLabel = "RATE",
+            description = "Deliveries of each partition: PERMITS/DURATION[:BURST] or off (the default).")
+    String partitionRateLimit;
+
+    private static final Pattern RATE = Pattern.compile("(\\d{1,9})/([^:]+)(?::(\\d{1,9}))?");
+
     @Override
     public Integer call() {
         QueueSettings settings = onStore((QueueAdmin store) -> {
@@ -67,6 +100,21 @@ final class SettingsCommand extends QueueCommand {
             if (maxPayloadBytes != null) {
                 changed.maxPayloadBytes(maxPayloadBytes);
             }
+            if (partitionConcurrency != null) {
+                changed.partitionConcurrency(partitionConcurrency);
+            }
+            if (partitionConcurrencyOverrides != null) {
+                changed.partitionConcurrencyOverrides(overrides(current.partitionConcurrencyOverrides()));
+            }
+            if (queueConcurrency != null) {
+                changed.queueConcurrency(queueConcurrency);
+            }
+            if (queueRateLimit != null) {
+                changed.queueRateLimit(rate("queueRateLimit", queueRateLimit));
+            }
+            if (partitionRateLimit != null) {
+                changed.partitionRateLimit(rate("partitionRateLimit", partitionRateLimit));
+            }
             QueueSettings next = changed.build(); // validates every field before anything is stored
             store.configure(next);
             return next;
@@ -78,12 +126,74 @@ final class SettingsCommand extends QueueCommand {
         out.printf("  %-20s %s%n", "heartbeat ttl", millis(settings.heartbeatTtl()));
         out.printf("  %-20s %s%n", "dedup window", settings.hasDedupWindow() ? millis(settings.dedupWindow()) : "off");
         out.printf("  %-20s %d%n", "max payload bytes", settings.maxPayloadBytes());
+        if (settings.hasConcurrencyCaps() || settings.hasRateLimits()) {
+            out.printf("  %-20s %s%n", "partition cap", cap(settings.partitionConcurrency()));
+            settings.partitionConcurrencyOverrides().forEach((partition, cap) ->
+                    out.printf("  %-20s %s%n", "  " + partition.code(), cap));
+            out.printf("  %-20s %s%n", "queue cap", cap(settings.queueConcurrency()));
+            out.printf("  %-20s %s%n", "queue rate limit", rate(settings.queueRateLimit()));
+            out.printf("  %-20s %s%n", "partition rate limit", rate(settings.partitionRateLimit()));
+        }
         return done();
     }
 
     private boolean changesAnything() {
         return maxAttempts != null || processingTimeout != null || heartbeatTtl != null || dedupWindow != null
-                || maxPayloadBytes != null;
+                || maxPayloadBytes != null || partitionConcurrency != null || partitionConcurrencyOverrides != null
+                || queueConcurrency != null || queueRateLimit != null || partitionRateLimit != null;
+    }
+
+    /** The current overrides with those given: CODE=N sets one, CODE=0 removes it. */
+    private Map<Partition, Integer> overrides(Map<Partition, Integer> current) {
+        Map<Partition, Integer> result = new LinkedHashMap<>(current);
+        for (String given : partitionConcurrencyOverrides) {
+            int equals = given.lastIndexOf('=');
+            int cap;
+            try {
+                cap = equals > 0 ? Integer.parseInt(given.substring(equals + 1)) : -1;
+            } catch (NumberFormatException e) {
+                cap = -1;
+            }
+            if (cap < 0) {
+                throw new InvalidInputException("partitionConcurrencyOverride", "must be CODE=N, was " + given);
+            }
+            Partition partition = Partition.of(given.substring(0, equals));
+            if (cap == 0) {
+                result.remove(partition);
+            } else {
+                result.put(partition, cap);
+            }
+        }
+        return result;
+    }
+
+    /** PERMITS/DURATION[:BURST] (burst: as many as the permits) or off. */
+    private static RateLimit rate(String field, String text) {
+        if (text.trim().equalsIgnoreCase("off")) {
+            return RateLimit.OFF;
+        }
+        Matcher matcher = RATE.matcher(text.trim());
+        if (!matcher.matches()) {
+            throw new InvalidInputException(field, "must be PERMITS/DURATION[:BURST] or off, was " + text);
+        }
+        try {
+            int permits = Integer.parseInt(matcher.group(1));
+            Duration per = new DurationConverter().convert(matcher.group(2));
+            int burst = matcher.group(3) != null ? Integer.parseInt(matcher.group(3)) : permits;
+            return new RateLimit(permits, per, burst);
+        } catch (InvalidInputException e) {
+            throw new InvalidInputException(field, e.getMessage(), e);
+        } catch (RuntimeException e) {
+            throw new InvalidInputException(field, "must be PERMITS/DURATION[:BURST] or off, was " + text, e);
+        }
+    }
+
+    private static String cap(int cap) {
+        return cap == 0 ? "off" : Integer.toString(cap);
+    }
+
+    private static String rate(RateLimit limit) {
+        return limit.isOff() ? "off" : limit.permits() + "/" + millis(limit.per()) + ":" + limit.burst();
     }
 
     /** As the options take durations: {@code 30s}, {@code 5m}, {@code 250ms}. */

@@ -49,4 +49,41 @@ class SettingsCommandTest {
         assertThat(run.exitCode()).isEqualTo(ExitCodes.BAD_INPUT);
         assertThat(run.errLines()).containsExactly("ordo: --dedup-window: must be at most 365d, was 400d");
     }
+
+    @Test
+    void caps_and_rate_limits_are_set_and_printed() {
+        CliRun run = CliRun.of("settings", "--queue", "orders", "--partition-concurrency", "2",
+                "--partition-concurrency-override", "bulk=8", "--queue-concurrency", "50",
+                "--queue-rate-limit", "100/1s", "--partition-rate-limit", "5/1m:20");
+
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.OK);
+        assertThat(run.outLines()).containsExactly(
+                "queue orders on inmemory (changed)",
+                "  max attempts         5",
+                "  processing timeout   off",
+                "  heartbeat ttl        30s",
+                "  dedup window         off",
+                "  max payload bytes    1048576",
+                "  partition cap        2",
+                "    bulk               8",
+                "  queue cap            50",
+                "  queue rate limit     100/1s:100",
+                "  partition rate limit 5/1m:20");
+    }
+
+    @Test
+    void a_bad_rate_limit_is_bad_input_naming_its_option() {
+        CliRun run = CliRun.of("settings", "--queue", "orders", "--queue-rate-limit", "10/0ms");
+
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(run.errLines()).containsExactly("ordo: --queue-rate-limit: per: must be at least 1 ms, was 0s");
+    }
+
+    @Test
+    void a_negative_cap_is_bad_input_naming_its_option() {
+        CliRun run = CliRun.of("settings", "--queue", "orders", "--queue-concurrency", "-1");
+
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(run.errLines()).containsExactly("ordo: --queue-concurrency: must be between 0 and 100000, was -1");
+    }
 }

@@ -1,6 +1,9 @@
 package io.ordo.domain;
 
 import java.time.Duration;
+import java.util.Collections;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Settings kept with the queue so every client and worker agrees.
@@ -10,9 +13,17 @@ import java.time.Duration;
  * @param dedupWindow       how long an acked task's id is remembered so a re-publish is a duplicate; zero = off
  * @param heartbeatTtl      how long a consumer stays alive after its last heartbeat or consume
  * @param maxPayloadBytes   the largest payload a publish accepts
+ * @param partitionConcurrency the most tasks of one regular partition in flight at once; 0 = no cap
+ *                          (ordered partitions are always processed one batch at a time)
+ * @param partitionConcurrencyOverrides per regular partition, a cap replacing {@code partitionConcurrency}
+ * @param queueConcurrency  the most tasks of the queue in flight at once, over all consumers; 0 = no cap
+ * @param queueRateLimit    a token bucket every delivery of the queue takes from; {@link RateLimit#OFF} = none
+ * @param partitionRateLimit a token bucket per partition, each delivery of it takes from; {@link RateLimit#OFF} = none
  */
 public record QueueSettings(int maxAttempts, Duration processingTimeout, Duration dedupWindow,
-                            Duration heartbeatTtl, int maxPayloadBytes) {
+                            Duration heartbeatTtl, int maxPayloadBytes, int partitionConcurrency,
+                            Map<Partition, Integer> partitionConcurrencyOverrides, int queueConcurrency,
+                            RateLimit queueRateLimit, RateLimit partitionRateLimit) {
     public static final int DEFAULT_MAX_ATTEMPTS = 5;
     public static final Duration DEFAULT_PROCESSING_TIMEOUT = Duration.ZERO;
     public static final Duration DEFAULT_DEDUP_WINDOW = Duration.ZERO;
@@ -30,8 +41,20 @@ public record QueueSettings(int maxAttempts, Duration processingTimeout, Duratio
     /** The shortest processing timeout when one is set: shorter ones time out handlers before they can run. */
     public static final Duration MIN_PROCESSING_TIMEOUT = Duration.ofSeconds(1);
 
+    /** The highest concurrency cap (partition, override or queue). */
+    public static final int MAX_CONCURRENCY = 100_000;
+    /** The most partitions with a cap of their own. */
+    public static final int MAX_CONCURRENCY_OVERRIDES = 1_000;
+
     public static final QueueSettings DEFAULTS = new QueueSettings(DEFAULT_MAX_ATTEMPTS, DEFAULT_PROCESSING_TIMEOUT,
             DEFAULT_DEDUP_WINDOW, DEFAULT_HEARTBEAT_TTL, DEFAULT_MAX_PAYLOAD_BYTES);
+
+    /** Settings without caps or rate limits. */
+    public QueueSettings(int maxAttempts, Duration processingTimeout, Duration dedupWindow, Duration heartbeatTtl,
+                         int maxPayloadBytes) {
+        this(maxAttempts, processingTimeout, dedupWindow, heartbeatTtl, maxPayloadBytes, 0, Map.of(), 0,
+                RateLimit.OFF, RateLimit.OFF);
+    }
 
     public QueueSettings {
         Validate.range("maxAttempts", maxAttempts, 1, MAX_ATTEMPTS_LIMIT);
@@ -49,6 +72,32 @@ public record QueueSettings(int maxAttempts, Duration processingTimeout, Duratio
                     + MIN_PROCESSING_TIMEOUT.toMillis() + " ms, was " + processingTimeout.toMillis() + " ms");
         }
         Validate.range("maxPayloadBytes", maxPayloadBytes, 1, PAYLOAD_LIMIT);
+        Validate.range("partitionConcurrency", partitionConcurrency, 0, MAX_CONCURRENCY);
+        Validate.range("queueConcurrency", queueConcurrency, 0, MAX_CONCURRENCY);
+        partitionConcurrencyOverrides = checkedOverrides(partitionConcurrencyOverrides);
+        Validate.notNull("queueRateLimit", queueRateLimit);
+        Validate.notNull("partitionRateLimit", partitionRateLimit);
+    }
+
+    private static Map<Partition, Integer> checkedOverrides(Map<Partition, Integer> overrides) {
+        String field = "partitionConcurrencyOverrides";
+        Validate.notNull(field, overrides);
+        if (overrides.size() > MAX_CONCURRENCY_OVERRIDES) {
+            throw new InvalidInputException(field, "must hold at most " + MAX_CONCURRENCY_OVERRIDES
+                    + " partitions, held " + overrides.size());
+        }
+        TreeMap<Partition, Integer> sorted = new TreeMap<>((a, b) -> a.code().compareTo(b.code()));
+        overrides.forEach((partition, cap) -> {
+            Validate.notNull(field, partition);
+            if (partition.isOrdered()) {
+                throw new InvalidInputException(field, "an ordered partition is processed one batch at a time and "
+                        + "takes no cap, was " + partition.code());
+            }
+            Validate.notNull(field + "[" + partition.code() + "]", cap);
+            Validate.range(field + "[" + partition.code() + "]", cap, 1, MAX_CONCURRENCY);
+            sorted.put(partition, cap);
+        });
+        return Collections.unmodifiableMap(sorted);
     }
 
     public static Builder builder() {
@@ -67,12 +116,35 @@ public record QueueSettings(int maxAttempts, Duration processingTimeout, Duratio
         return !dedupWindow.isZero();
     }
 
+    /** Whether any concurrency cap is set: then stores count the tasks in flight per partition and queue. */
+    public boolean hasConcurrencyCaps() {
+        return partitionConcurrency > 0 || queueConcurrency > 0 || !partitionConcurrencyOverrides.isEmpty();
+    }
+
+    /** The cap of a partition: its override, else {@code partitionConcurrency}; 0 = none. Ordered: none (its lock). */
+    public int concurrencyOf(Partition partition) {
+        if (partition.isOrdered()) {
+            return 0;
+        }
+        Integer override = partitionConcurrencyOverrides.get(partition);
+        return override != null ? override : partitionConcurrency;
+    }
+
+    public boolean hasRateLimits() {
+        return !queueRateLimit.isOff() || !partitionRateLimit.isOff();
+    }
+
     public static final class Builder {
         private int maxAttempts;
         private Duration processingTimeout;
         private Duration dedupWindow;
         private Duration heartbeatTtl;
         private int maxPayloadBytes;
+        private int partitionConcurrency;
+        private Map<Partition, Integer> partitionConcurrencyOverrides;
+        private int queueConcurrency;
+        private RateLimit queueRateLimit;
+        private RateLimit partitionRateLimit;
 
         private Builder(QueueSettings from) {
             maxAttempts = from.maxAttempts;
@@ -80,6 +152,11 @@ public record QueueSettings(int maxAttempts, Duration processingTimeout, Duratio
             dedupWindow = from.dedupWindow;
             heartbeatTtl = from.heartbeatTtl;
             maxPayloadBytes = from.maxPayloadBytes;
+            partitionConcurrency = from.partitionConcurrency;
+            partitionConcurrencyOverrides = from.partitionConcurrencyOverrides;
+            queueConcurrency = from.queueConcurrency;
+            queueRateLimit = from.queueRateLimit;
+            partitionRateLimit = from.partitionRateLimit;
         }
 
         public Builder maxAttempts(int value) {
@@ -107,8 +184,36 @@ public record QueueSettings(int maxAttempts, Duration processingTimeout, Duratio
             return this;
         }
 
+        public Builder partitionConcurrency(int value) {
+            partitionConcurrency = value;
+            return this;
+        }
+
+        /** Replaces every per-partition cap. */
+        public Builder partitionConcurrencyOverrides(Map<Partition, Integer> value) {
+            partitionConcurrencyOverrides = value;
+            return this;
+        }
+
+        public Builder queueConcurrency(int value) {
+            queueConcurrency = value;
+            return this;
+        }
+
+        public Builder queueRateLimit(RateLimit value) {
+            queueRateLimit = value;
+            return this;
+        }
+
+        public Builder partitionRateLimit(RateLimit value) {
+            partitionRateLimit = value;
+            return this;
+        }
+
         public QueueSettings build() {
-            return new QueueSettings(maxAttempts, processingTimeout, dedupWindow, heartbeatTtl, maxPayloadBytes);
+            return new QueueSettings(maxAttempts, processingTimeout, dedupWindow, heartbeatTtl, maxPayloadBytes,
+                    partitionConcurrency, partitionConcurrencyOverrides, queueConcurrency, queueRateLimit,
+                    partitionRateLimit);
         }
     }
 }

@@ -435,10 +435,7 @@ public final class RedisTaskStore implements TaskStore {
 
     @Override
     public QueueSettings settings() {
-        List<Object> r = run(RedisScript.SETTINGS, new Args().add(now()));
-        return new QueueSettings(Replies.integer(r, 0), Duration.ofMillis(Replies.number(r, 1)),
-                Duration.ofMillis(Replies.number(r, 2)), Duration.ofMillis(Replies.number(r, 3)),
-                Replies.integer(r, 4));
+        return QueueLimits.decode(run(RedisScript.SETTINGS, new Args().add(now())));
     }
 
     @Override
@@ -446,7 +443,8 @@ public final class RedisTaskStore implements TaskStore {
         Validate.notNull("settings", settings);
         run(RedisScript.CONFIGURE, new Args().add(now()).add(settings.maxAttempts())
                 .add(settings.processingTimeout().toMillis()).add(settings.dedupWindow().toMillis())
-                .add(settings.heartbeatTtl().toMillis()).add(settings.maxPayloadBytes()));
+                .add(settings.heartbeatTtl().toMillis()).add(settings.maxPayloadBytes())
+                .add(QueueLimits.encode(settings)));
     }
 
     @Override

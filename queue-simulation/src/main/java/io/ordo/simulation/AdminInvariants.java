@@ -30,6 +30,7 @@ final class AdminInvariants {
         if (!requested.equals(stored)) {
             fail(Invariant.OUTCOMES, "configured %s but settings() returns %s", requested, stored);
         }
+        model.buckets.configured(model.settings, requested);
         model.settings = requested;
     }
 

@@ -88,12 +88,30 @@ final class DeliveryInvariants {
         if (model.paused && !leases.isEmpty()) {
             fail(Invariant.BLOCKS, "the queue is paused but %s was given %s", consumer, leaseIds(leases));
         }
+        // the queue's cap: a consume takes at most its free slots
+        int room = max;
+        if (model.settings.queueConcurrency() > 0) {
+            room = Math.max(0, Math.min(max, model.settings.queueConcurrency() - model.heldIn(null)));
+        }
+        room = (int) Math.min(room, model.buckets.queueTokens(model.settings, now));
+        if (leases.size() > room) {
+            fail(Invariant.CONCURRENCY_CAPS, "%s was given %d tasks with %d of the queue's %d slots free: %s", consumer,
+                    leases.size(), room, model.settings.queueConcurrency(), leaseIds(leases));
+        }
         Set<Partition> locked = model.lockedPartitions();
         int pick = 0;
         int i = 0;
         while (i < leases.size()) {
             ModelTask task = deliverable(leases.get(i), consumer, locked, now);
             Partition partition = task.partition;
+            if (!model.underCap(partition)) {
+                fail(Invariant.CONCURRENCY_CAPS, "%s was given %s while %s has %d tasks in flight, its cap", consumer,
+                        task.id, partition, model.heldIn(partition));
+            }
+            long tokens = model.buckets.partitionTokens(model.settings, partition, now);
+            if (tokens < 1) {
+                fail(Invariant.RATE_LIMITS, "%s was given %s while %s has no token", consumer, task.id, partition);
+            }
             ModelTask head = model.head(partition, now);
             if (head != task) {
                 ModelTask first = model.waiting.get(partition).first();
@@ -105,6 +123,7 @@ final class DeliveryInvariants {
             model.turns.put(partition, new QueueModel.Turn(model.op, ++pick));
             if (!partition.isOrdered()) {
                 deliver(task, leases.get(i), consumer, now);
+                model.buckets.took(model.settings, partition, 1, now);
                 i++;
                 continue;
             }
@@ -120,19 +139,24 @@ final class DeliveryInvariants {
                 i++;
                 k++;
             }
+            if (k > tokens) {
+                fail(Invariant.RATE_LIMITS, "%s was given %d tasks of ordered %s with %d tokens", consumer, k,
+                        partition, tokens);
+            }
+            model.buckets.took(model.settings, partition, k, now);
             if (i < leases.size() && leases.get(i).task().partition().equals(partition)) {
                 fail(Invariant.ORDERED_IN_ORDER, "%s was given %s of %s after %s, but the next task in key order is %s",
                         consumer, leases.get(i).id(), partition, run.get(k - 1).id,
                         k < run.size() ? run.get(k) : "none");
             }
-            if (i < max && k < run.size() && run.get(k).readyAt <= now) {
+            if (i < room && k < tokens && k < run.size() && run.get(k).readyAt <= now) {
                 fail(Invariant.TAKES_WHAT_IS_DUE, "the run %s took from ordered %s stopped before %s, which is ready "
                         + "(%d of max %d taken)", run.subList(0, k).stream().map(t -> t.id.value()).toList(),
                         partition, run.get(k), i, max);
             }
             locked.add(partition);
         }
-        if (leases.size() < max && !model.paused) {
+        if (leases.size() < room && !model.paused) {
             for (Partition partition : model.sortedPartitions()) {
                 if (model.eligible(partition, locked, now)) {
                     fail(Invariant.TAKES_WHAT_IS_DUE, "%s asked for %d and got %d while %s could still deliver %s",

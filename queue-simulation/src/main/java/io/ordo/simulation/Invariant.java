@@ -20,6 +20,10 @@ public final class Invariant {
     public static final String DELAYS = "delays respected";
     /** A blocked partition or a paused queue delivers nothing. */
     public static final String BLOCKS = "blocks and pause respected";
+    /** No partition and no queue has more tasks in flight than its concurrency cap. */
+    public static final String CONCURRENCY_CAPS = "never more in flight than the caps";
+    /** No delivery without a token of the queue's and of its partition's rate limit. */
+    public static final String RATE_LIMITS = "no delivery without a token";
     /** Consume takes everything due up to max. */
     public static final String TAKES_WHAT_IS_DUE = "consume takes what is due";
     /** attempts = deliveries minus releases and returns with a batch, reset by redrive. */

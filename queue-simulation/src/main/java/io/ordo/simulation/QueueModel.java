@@ -34,6 +34,7 @@ final class QueueModel {
     }
 
     QueueSettings settings = QueueSettings.DEFAULTS;
+    final TokenBuckets buckets = new TokenBuckets();
     /** The latest incarnation of every id ever published, gone ones included. */
     final Map<TaskId, ModelTask> tasks = new LinkedHashMap<>();
     final Map<Partition, TreeSet<ModelTask>> waiting = new HashMap<>();
@@ -124,7 +125,25 @@ final class QueueModel {
 
     boolean eligible(Partition partition, Set<Partition> locked, long now) {
         return !paused && !blocked(partition, now) && head(partition, now) != null
-                && !(partition.isOrdered() && locked.contains(partition));
+                && !(partition.isOrdered() && locked.contains(partition)) && underCap(partition)
+                && buckets.partitionTokens(settings, partition, now) >= 1;
+    }
+
+    /** Below its concurrency cap, or without one. */
+    boolean underCap(Partition partition) {
+        int cap = settings.concurrencyOf(partition);
+        return cap == 0 || heldIn(partition) < cap;
+    }
+
+    /** Tasks of the partition in flight; of the whole queue with null. */
+    int heldIn(Partition partition) {
+        int held = 0;
+        for (ModelTask task : tasks.values()) {
+            if (task.state == State.HELD && (partition == null || task.partition.equals(partition))) {
+                held++;
+            }
+        }
+        return held;
     }
 
     boolean blocked(Partition partition, long now) {

@@ -4,6 +4,7 @@ import io.ordo.domain.ConsumerId;
 import io.ordo.domain.Partition;
 import io.ordo.domain.Priority;
 import io.ordo.domain.QueueSettings;
+import io.ordo.domain.RateLimit;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -133,6 +134,25 @@ public final class Schedule {
             }
             if (chance(0.25)) {
                 builder.dedupWindow(Duration.ofMillis(3_000));
+            }
+            // caps from a stream of their own, so the rest of a seed's schedule is as it was without them
+            SplittableRandom caps = new SplittableRandom(seed ^ 0x5DEECE66DL);
+            if (caps.nextDouble() < 0.3) {
+                builder.partitionConcurrency(caps.nextInt(3));
+                if (caps.nextDouble() < 0.5) {
+                    builder.queueConcurrency(1 + caps.nextInt(5));
+                }
+                if (caps.nextDouble() < 0.3) {
+                    builder.partitionConcurrencyOverrides(Map.of(Partition.regular("r0"), 1 + caps.nextInt(3)));
+                }
+            }
+            if (caps.nextDouble() < 0.25) {
+                builder.partitionRateLimit(new RateLimit(1 + caps.nextInt(2), Duration.ofMillis(500 + caps.nextInt(1500)),
+                        1 + caps.nextInt(3)));
+            }
+            if (caps.nextDouble() < 0.2) {
+                builder.queueRateLimit(new RateLimit(1 + caps.nextInt(3), Duration.ofMillis(500 + caps.nextInt(1000)),
+                        1 + caps.nextInt(4)));
             }
             return builder.build();
         }
@@ -282,6 +302,10 @@ public final class Schedule {
             now += DRAIN_ADVANCE_MILLIS;
             steps.add(new Step.Advance(DRAIN_ADVANCE_MILLIS));
             steps.add(reclaim());
+            if (settings.hasRateLimits()) { // the drain takes everything in one go
+                steps.add(new Step.Configure(settings.toBuilder().queueRateLimit(RateLimit.OFF)
+                        .partitionRateLimit(RateLimit.OFF).build()));
+            }
             steps.add(new Step.Drain(consumers.get(0)));
         }
 

@@ -42,6 +42,8 @@ class InvariantCheckerTest {
             case SERVES_MOST_RECENT_FIRST -> assertThat(failure.invariant()).isEqualTo(Invariant.ROUND_ROBIN);
             case RETRY_MOVES_ORDERED_TASK -> assertThat(failure.invariant()).isEqualTo(Invariant.ORDERED_IN_ORDER);
             case REJECT_RETURNS_ONLY_NAMED -> assertThat(failure.invariant()).isEqualTo(Invariant.OUTCOMES);
+            case IGNORES_CAPS -> assertThat(failure.invariant()).isEqualTo(Invariant.CONCURRENCY_CAPS);
+            case IGNORES_RATE_LIMITS -> assertThat(failure.invariant()).isEqualTo(Invariant.RATE_LIMITS);
             default -> fail("no expectation for " + quirk);
         }
         assertReplayable(failure);

@@ -64,6 +64,10 @@ final class SimpleTaskStore implements TaskStore {
         RETRY_MOVES_ORDERED_TASK,
         /** Rejecting a task of a held ordered batch returns only the named tasks (no rule 5). */
         REJECT_RETURNS_ONLY_NAMED,
+        /** Delivers from a partition at its concurrency cap and past the queue's. */
+        IGNORES_CAPS,
+        /** Delivers from a partition out of tokens. */
+        IGNORES_RATE_LIMITS,
         /** Partitions that come into existence in one step get their turns in reverse: allowed, but different. */
         REVERSES_NEW_TURNS
     }
@@ -104,6 +108,7 @@ final class SimpleTaskStore implements TaskStore {
     private long deadLettered;
 
     private final Set<Quirk> quirks;
+    private final TokenBuckets buckets = new TokenBuckets();
 
     SimpleTaskStore(Clock clock, Quirk... quirks) {
         this.clock = clock;
@@ -144,13 +149,21 @@ final class SimpleTaskStore implements TaskStore {
         long now = clock.millis();
         consumers.merge(consumer, now + settings.heartbeatTtl().toMillis(), Math::max);
         List<Lease> leases = new ArrayList<>();
-        while (!paused && leases.size() < max) {
+        int room = max;
+        if (settings.queueConcurrency() > 0 && !quirks.contains(Quirk.IGNORES_CAPS)) {
+            room = (int) Math.max(0, Math.min(max, settings.queueConcurrency()
+                    - entries.values().stream().filter(entry -> entry.holder != null).count()));
+        }
+        room = (int) Math.min(room, buckets.queueTokens(settings, now));
+        while (!paused && leases.size() < room) {
             Partition best = null;
             Task bestHead = null;
             for (Partition partition : turns.keySet()) {
                 Task head = head(partition, now);
                 if (head == null || isBlocked(partition, now)
-                        || (partition.isOrdered() && isLocked(partition) && !quirks.contains(Quirk.IGNORES_ORDERED_LOCK))) {
+                        || (partition.isOrdered() && isLocked(partition) && !quirks.contains(Quirk.IGNORES_ORDERED_LOCK))
+                        || atCap(partition) || (buckets.partitionTokens(settings, partition, now) < 1
+                        && !quirks.contains(Quirk.IGNORES_RATE_LIMITS))) {
                     continue;
                 }
                 if (quirks.contains(Quirk.IGNORES_PRIORITY)) {
@@ -172,9 +185,12 @@ final class SimpleTaskStore implements TaskStore {
             if (best == null) {
                 break;
             }
+            int before = leases.size();
             if (best.isOrdered()) {
+                long tokens = buckets.partitionTokens(settings, best, now);
                 for (Entry entry : waitingIn(best)) {
-                    if (leases.size() == max || !ready(entry.task, now)) {
+                    if (leases.size() == room || (leases.size() - before == tokens
+                            && !quirks.contains(Quirk.IGNORES_RATE_LIMITS)) || !ready(entry.task, now)) {
                         break;
                     }
                     leases.add(take(entry, consumer, now));
@@ -182,6 +198,7 @@ final class SimpleTaskStore implements TaskStore {
             } else {
                 leases.add(take(entries.get(bestHead.id()), consumer, now));
             }
+            buckets.took(settings, best, leases.size() - before, now);
             turns.put(best, ++turn);
             giveTurns();
         }
@@ -532,6 +549,7 @@ final class SimpleTaskStore implements TaskStore {
 
     @Override
     public void configure(QueueSettings settings) {
+        buckets.configured(this.settings, settings);
         this.settings = settings;
     }
 
@@ -571,6 +589,15 @@ final class SimpleTaskStore implements TaskStore {
     private boolean isBlocked(Partition partition, long now) {
         Long until = blocks.get(partition);
         return until != null && until > now;
+    }
+
+    private boolean atCap(Partition partition) {
+        if (quirks.contains(Quirk.IGNORES_CAPS)) {
+            return false;
+        }
+        int cap = settings.concurrencyOf(partition);
+        return cap > 0 && entries.values().stream().filter(entry -> entry.holder != null
+                && entry.task.partition().equals(partition)).count() >= cap;
     }
 
     private boolean isLocked(Partition partition) {

@@ -8,6 +8,7 @@ import io.ordo.tck.contract.AckAndConsumeContract;
 import io.ordo.tck.contract.BadInputContract;
 import io.ordo.tck.contract.BlockPartitionContract;
 import io.ordo.tck.contract.CancelContract;
+import io.ordo.tck.contract.ConcurrencyCapsContract;
 import io.ordo.tck.contract.ConsumeContract;
 import io.ordo.tck.contract.DeadLettersContract;
 import io.ordo.tck.contract.FailContract;
@@ -20,6 +21,7 @@ import io.ordo.tck.contract.OrderedPartitionsContract;
 import io.ordo.tck.contract.PauseResumeContract;
 import io.ordo.tck.contract.PublishContract;
 import io.ordo.tck.contract.QueuesContract;
+import io.ordo.tck.contract.RateLimitsContract;
 import io.ordo.tck.contract.ReclaimContract;
 import io.ordo.tck.contract.RejectContract;
 import io.ordo.tck.contract.ReleaseContract;
@@ -173,6 +175,20 @@ public abstract class TaskStoreCompatibilityKit {
     @Nested
     class Settings extends SettingsContract {
         Settings() {
+            super(TaskStoreCompatibilityKit.this::createStore);
+        }
+    }
+
+    @Nested
+    class ConcurrencyCaps extends ConcurrencyCapsContract {
+        ConcurrencyCaps() {
+            super(TaskStoreCompatibilityKit.this::createStore);
+        }
+    }
+
+    @Nested
+    class RateLimits extends RateLimitsContract {
+        RateLimits() {
             super(TaskStoreCompatibilityKit.this::createStore);
         }
     }

@@ -5,6 +5,8 @@ import io.ordo.domain.Lease;
 import io.ordo.domain.NewTask;
 import io.ordo.domain.Partition;
 import io.ordo.domain.QueueName;
+import io.ordo.domain.QueueSettings;
+import io.ordo.domain.RateLimit;
 import io.ordo.domain.TaskId;
 import io.ordo.ports.Rejection;
 import io.ordo.ports.TaskStore;
@@ -244,6 +246,56 @@ public abstract class WakeUpKit {
         store.reject(holder, List.of(TaskId.of("t1")), new Rejection(Duration.ZERO, "rate limited", SHORTLY));
 
         waiting.assertDelivers(endsAt, "t1");
+    }
+
+    // ------------------------------------------------------------------------------ caps and rate limits
+
+    @Test
+    void an_ack_freeing_a_capped_partitions_slot_wakes_a_waiting_consumer() throws Exception {
+        store.configure(QueueSettings.builder().partitionConcurrency(1).build());
+        publish(task("t1", regular, Duration.ZERO), task("t2", regular, Duration.ZERO));
+        assertThat(store.consume(holder, 2, NO_WAIT)).hasSize(1);
+        Waiting waiting = startWaiting(waiter);
+
+        long changedAt = System.nanoTime();
+        store.ack(holder, List.of(TaskId.of("t1")));
+
+        waiting.assertDelivers(changedAt, "t2");
+    }
+
+    @Test
+    void an_ack_freeing_a_slot_of_a_queue_at_its_cap_wakes_a_waiting_consumer() throws Exception {
+        store.configure(QueueSettings.builder().queueConcurrency(1).build());
+        publish(task("t1", regular, Duration.ZERO), task("t2", regular, Duration.ZERO));
+        assertThat(store.consume(holder, 2, NO_WAIT)).hasSize(1);
+        Waiting waiting = startWaiting(waiter);
+
+        long changedAt = System.nanoTime();
+        store.ack(holder, List.of(TaskId.of("t1")));
+
+        waiting.assertDelivers(changedAt, "t2");
+    }
+
+    @Test
+    void a_partitions_next_token_wakes_a_waiting_consumer() throws Exception {
+        store.configure(QueueSettings.builder().partitionRateLimit(new RateLimit(1, SHORTLY, 1)).build());
+        publish(task("t1", regular, Duration.ZERO), task("t2", regular, Duration.ZERO));
+        long tokenAt = System.nanoTime() + SHORTLY.toNanos();
+        assertThat(store.consume(holder, 2, NO_WAIT)).hasSize(1);
+        Waiting waiting = startWaiting(waiter);
+
+        waiting.assertDelivers(tokenAt, "t2");
+    }
+
+    @Test
+    void the_queues_next_token_wakes_a_waiting_consumer() throws Exception {
+        store.configure(QueueSettings.builder().queueRateLimit(new RateLimit(1, SHORTLY, 1)).build());
+        publish(task("t1", regular, Duration.ZERO), task("t2", regular, Duration.ZERO));
+        long tokenAt = System.nanoTime() + SHORTLY.toNanos();
+        assertThat(store.consume(holder, 2, NO_WAIT)).hasSize(1);
+        Waiting waiting = startWaiting(waiter);
+
+        waiting.assertDelivers(tokenAt, "t2");
     }
 
     // ------------------------------------------------------------------------------ ordered locks, reclaim, cancel

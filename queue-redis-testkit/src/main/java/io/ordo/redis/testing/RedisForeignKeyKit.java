@@ -6,6 +6,7 @@ import io.ordo.domain.NewTask;
 import io.ordo.domain.Partition;
 import io.ordo.domain.QueueName;
 import io.ordo.domain.QueueSettings;
+import io.ordo.domain.RateLimit;
 import io.ordo.domain.TaskId;
 import io.ordo.ports.QueueDataException;
 import io.ordo.ports.Rejection;
@@ -49,6 +50,13 @@ public abstract class RedisForeignKeyKit {
             Map.entry("consumers", "zset"), Map.entry("dead", "zset"), Map.entry("acked", "zset"),
             Map.entry("readyat", "zset"), Map.entry("readyat-count", "hash"), Map.entry("signal", "list"),
             Map.entry("heartbeats", "hash"), Map.entry("lock-since", "hash"));
+    /** The fixed kinds of caps and rate limits: touched only while the queue has one. */
+    private static final Map<String, String> LIMIT_KINDS = Map.of("inflight", "hash", "buckets", "hash",
+            "throttled", "zset");
+    /** Caps and limits loose enough for the scene's work: each key of theirs is in use. */
+    private static final QueueSettings LIMITED = QueueSettings.builder().partitionConcurrency(5).queueConcurrency(100)
+            .queueRateLimit(RateLimit.of(1000, Duration.ofSeconds(1)))
+            .partitionRateLimit(RateLimit.of(1000, Duration.ofSeconds(1))).build();
     private static final Partition REGULAR = Partition.of("p");
     private static final Partition ORDERED = Partition.of("!o");
     private static final ConsumerId WORKER = ConsumerId.of("worker-1");
@@ -79,6 +87,13 @@ public abstract class RedisForeignKeyKit {
         final TaskStore store = factory.forQueue(queue, clock);
 
         Scene() {
+            this(false);
+        }
+
+        Scene(boolean limited) {
+            if (limited) {
+                store.configure(LIMITED);
+            }
             store.publish(List.of(task("dead-1", REGULAR)));
             store.fail(WORKER, ids(store.consume(WORKER, 1, Duration.ZERO)), "broken");
             store.publish(List.of(task("p-1", REGULAR), task("p-2", REGULAR), task("o-1", ORDERED),
@@ -151,6 +166,40 @@ public abstract class RedisForeignKeyKit {
     }
 
     @TestFactory
+    List<DynamicTest> with_caps_and_rate_limits_a_foreign_key_of_theirs_stops_every_writing_operation() {
+        List<DynamicTest> tests = new ArrayList<>();
+        LIMIT_KINDS.forEach((kind, type) -> {
+            for (String foreign : wrongTypesFor(type)) {
+                for (Operation operation : WRITING_OPERATIONS) {
+                    tests.add(DynamicTest.dynamicTest(operation + " with " + kind + " a " + foreign,
+                            () -> refusedUnchanged(true, scene -> scene.keys.key(kind), foreign, operation, true)));
+                }
+            }
+        });
+        return tests;
+    }
+
+    @TestFactory
+    List<DynamicTest> without_caps_or_rate_limits_no_operation_touches_their_keys() {
+        List<DynamicTest> tests = new ArrayList<>();
+        LIMIT_KINDS.forEach((kind, type) -> {
+            for (Operation operation : WRITING_OPERATIONS) {
+                if (operation.name().equals("configure")) {
+                    continue; // (configuring limits is the one call that may)
+                }
+                tests.add(DynamicTest.dynamicTest(operation + " with " + kind + " a string", () -> {
+                    Scene scene = new Scene();
+                    String key = scene.keys.key(kind);
+                    plant(key, "string");
+                    operation.run().accept(scene);
+                    assertThat((String) server.command("TYPE", key)).as("the foreign key").isEqualTo("string");
+                }));
+            }
+        });
+        return tests;
+    }
+
+    @TestFactory
     List<DynamicTest> a_foreign_partition_or_consumer_key_stops_an_operation_that_meets_it_before_it_writes() {
         List<DynamicTest> tests = new ArrayList<>();
         Map<String, String> kinds = Map.of("pr=p", "list", "pz=p", "zset", "pr=!o", "list", "pz=!o", "zset",
@@ -173,7 +222,12 @@ public abstract class RedisForeignKeyKit {
      */
     private void refusedUnchanged(java.util.function.Function<Scene, String> keyOf, String foreign,
                                   Operation operation, boolean mustFail) {
-        Scene scene = new Scene();
+        refusedUnchanged(false, keyOf, foreign, operation, mustFail);
+    }
+
+    private void refusedUnchanged(boolean limited, java.util.function.Function<Scene, String> keyOf, String foreign,
+                                  Operation operation, boolean mustFail) {
+        Scene scene = new Scene(limited);
         String key = keyOf.apply(scene);
         plant(key, foreign);
         Map<String, String> before = scene.data();

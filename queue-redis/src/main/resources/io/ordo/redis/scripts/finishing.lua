@@ -43,6 +43,15 @@ function O.ack(consumer, ids, first, last, reply, before_writes)
         end
     end
     for _, code in ipairs(codes) do O.verify_partition(code) end
+    local limits = O.limits()
+    local counted = {} -- with a cap: the partition of each task acked (its record tells, read before it goes)
+    if limits and limits.counting and #done > 0 then
+        O.verify(O.K_INFLIGHT, 'hash')
+        for from = 1, #done, O.ACK_CHUNK do
+            local records = O.call('HMGET', O.K_TASKS, unpack(done, from, math.min(from + O.ACK_CHUNK - 1, #done)))
+            for _, s in ipairs(records) do counted[#counted + 1] = O.decode(s).code end
+        end
+    end
     if before_writes then before_writes() end
     if window > 0 then rcall('ZREMRANGEBYSCORE', O.K_ACKED, '-inf', O.NOW) end
     for from = 1, #done, O.ACK_CHUNK do
@@ -61,6 +70,7 @@ function O.ack(consumer, ids, first, last, reply, before_writes)
     for from = 1, #remembered, 2 * O.ACK_CHUNK do
         O.call('ZADD', O.K_ACKED, unpack(remembered, from, math.min(from + 2 * O.ACK_CHUNK - 1, #remembered)))
     end
+    for _, code in ipairs(counted) do O.count_flight(code, -1) end
     if #done > 0 then O.count('ackedTotal', #done) end
 end
 local ack = O.ack

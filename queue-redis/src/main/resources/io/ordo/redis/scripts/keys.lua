@@ -1,6 +1,7 @@
 -- Shared by every Ordo function: the top of the one Redis Functions library (see RedisLibrary), loaded
 -- once per server: the queue's keys, the names in them, and the checks of their types. The library's
--- files, in order: keys.lua, counters.lua, record.lua, partition_index.lua, lifecycle.lua, finishing.lua;
+-- files, in order: keys.lua, counters.lua, record.lua, partition_index.lua, lifecycle.lua, finishing.lua,
+-- limits.lua;
 -- the rules they implement are those of docs/semantics.md, the key layout and the record format are
 -- explained in docs/redis-design.md. Each function's short name for the function bodies (`local x = O.x`)
 -- follows its definition.
@@ -31,6 +32,9 @@ O.KINDS = {
     'signal',        -- list: one element while work may be waiting for a blocked consumer
     'heartbeats',    -- hash: consumer -> when it last heartbeated or consumed (inspect)
     'lock-since',    -- hash: ordered partition code -> when its holder locked it (inspect)
+    'inflight',      -- hash: partition code -> its tasks in flight, '' -> the queue's (while a cap is set)
+    'buckets',       -- hash: partition code -> its rate limit's bucket when not full, "units:at"
+    'throttled',     -- zset: partitions out of tokens, by when their next token comes
 }
 
 O.PRIORITY_SPAN = 4398046511104 -- 2^42: times and turns stay below it, so scores stay exact
@@ -57,7 +61,7 @@ function O.begin(keys)
     O.PREFIX = set.prefix
     O.K_META, O.K_TASKS, O.K_READY, O.K_DELAYED, O.K_WAKE, O.K_BLOCKED, O.K_TURNS, O.K_PARKED, O.K_STALE,
         O.K_LOCKS, O.K_CONSUMERS, O.K_DEAD, O.K_ACKED, O.K_READYAT, O.K_READYAT_N, O.K_SIGNAL,
-        O.K_HEARTBEATS, O.K_LOCK_SINCE = unpack(set)
+        O.K_HEARTBEATS, O.K_LOCK_SINCE, O.K_INFLIGHT, O.K_BUCKETS, O.K_THROTTLED = unpack(set)
     O.meta_fields = nil
     O.c, O.counters_changed = nil, false
     O.next_timer, O.next_timer_changed = nil, false
@@ -84,7 +88,7 @@ O.KIND_TYPES = {
     meta = 'hash', tasks = 'hash', ready = 'zset', delayed = 'zset', wake = 'zset', blocked = 'zset',
     turns = 'hash', parked = 'hash', stale = 'hash', locks = 'hash', consumers = 'zset', dead = 'zset',
     acked = 'zset', readyat = 'zset', ['readyat-count'] = 'hash', signal = 'list', heartbeats = 'hash',
-    ['lock-since'] = 'hash',
+    ['lock-since'] = 'hash', inflight = 'hash', buckets = 'hash', throttled = 'zset',
 }
 O.TYPE_PROBES = { hash = 'HEXISTS', zset = 'ZCARD', list = 'LLEN' }
 
@@ -107,11 +111,15 @@ function O.verify(key, kind_type)
 end
 
 -- Every fixed key of the queue, but those in `skip` (kind -> true): kinds the function never touches, or
--- reads before its first write (a read fails on a key of the wrong type as a probe does).
+-- reads before its first write (a read fails on a key of the wrong type as a probe does). The keys of caps
+-- and rate limits only while the queue has one (no call touches them otherwise).
 function O.verify_fixed(skip)
     local set = O.key_sets[O.K_META]
+    local limited = O.limits() ~= nil
     for i, kind in ipairs(O.KINDS) do
-        if not (skip and skip[kind]) then O.verify(set[i], O.KIND_TYPES[kind]) end
+        if not (skip and skip[kind]) and (limited or not O.LIMIT_KINDS[kind]) then
+            O.verify(set[i], O.KIND_TYPES[kind])
+        end
     end
 end
 -- The hot paths' kinds to skip. publish reads `meta` and `tasks` first and never touches a consumer's

@@ -36,6 +36,7 @@ function O.take_prepare(consumer, max)
             O.verify(O.rest_key(code), 'zset')
             O.verify(O.flight_key(code), 'zset')
         end
+        if O.meta().limits then O.verify(O.rest_key(code), 'zset') end -- (take_limited reads each head)
     end
 end
 
@@ -52,6 +53,7 @@ function O.take(consumer, max, reply)
     O.call('HSET', O.K_HEARTBEATS, consumer, now_text)
     if m.paused then return 0, false end -- a paused queue wakes no other consumer
     if O.next_timer and O.next_timer <= NOW and not O.promote_due() then return 0, nil, true end
+    if m.limits then return O.take_limited(consumer, max, reply) end -- (limits.lua)
 
     local taken = 0
     local ids, leases = {}, {}

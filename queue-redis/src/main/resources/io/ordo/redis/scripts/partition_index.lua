@@ -239,7 +239,8 @@ function O.refresh(code)
     -- task is in `delayed` (a task not ready when it arrived stays there until due)
     local timed = ordered and O.any_delayed()
     local m, r
-    if turn and not (ordered and O.call('HEXISTS', O.K_LOCKS, code) == 1) and not O.is_blocked(code) then
+    if turn and not (ordered and O.call('HEXISTS', O.K_LOCKS, code) == 1) and not O.is_blocked(code)
+            and not (O.limits() and O.held_back(code)) then -- at its cap or out of tokens (limits.lua)
         m, r = O.part_head(code, timed)
     end
     local ready = m and (not timed or r.ready <= O.NOW)
@@ -290,7 +291,7 @@ function O.plan_promotion()
     plan.complete = #plan.due < budget
     budget = budget - #plan.due
     -- a woken or unblocked partition is looked at again by refresh, which takes it out of `wake`
-    plan.waking, plan.unblocked = {}, {}
+    plan.waking, plan.unblocked, plan.unthrottled = {}, {}, {}
     if plan.complete then
         plan.waking = O.call('ZRANGEBYSCORE', O.K_WAKE, '-inf', O.NOW, 'LIMIT', 0, budget)
         plan.complete = #plan.waking < budget
@@ -299,7 +300,14 @@ function O.plan_promotion()
     if plan.complete then
         plan.unblocked = O.call('ZRANGEBYSCORE', O.K_BLOCKED, '-inf', O.NOW, 'LIMIT', 0, budget)
         plan.complete = #plan.unblocked < budget
+        budget = budget - #plan.unblocked
     end
+    local limits = O.limits()
+    if plan.complete and limits and limits.pr then -- partitions whose next token came (limits.lua)
+        plan.unthrottled = O.call('ZRANGEBYSCORE', O.K_THROTTLED, '-inf', O.NOW, 'LIMIT', 0, budget)
+        plan.complete = #plan.unthrottled < budget
+    end
+    for _, code in ipairs(plan.unthrottled) do O.verify_partition(code) end
     for _, code in ipairs(plan.waking) do O.verify_partition(code) end
     for _, code in ipairs(plan.unblocked) do O.verify_partition(code) end
     O.promotion = plan
@@ -332,10 +340,14 @@ function O.promote_due()
             O.call('ZREMRANGEBYRANK', O.K_BLOCKED, 0, #plan.unblocked - 1)
             O.any_blocked = nil
         end
+        for _, code in ipairs(plan.unthrottled) do O.touch(code) end
+        if #plan.unthrottled > 0 then O.call('ZREMRANGEBYRANK', O.K_THROTTLED, 0, #plan.unthrottled - 1) end
     end
     O.refresh_touched()
     local next_timer = false
-    for _, key in ipairs({ O.K_DELAYED, O.K_WAKE, O.K_BLOCKED }) do
+    local timed = { O.K_DELAYED, O.K_WAKE, O.K_BLOCKED }
+    if O.limits() and O.limits().pr then timed[4] = O.K_THROTTLED end
+    for _, key in ipairs(timed) do
         local first = O.call('ZRANGE', key, 0, 0, 'WITHSCORES')[2]
         if first and (not next_timer or tonumber(first) < next_timer) then next_timer = tonumber(first) end
     end
@@ -412,6 +424,7 @@ local leave_waiting = O.leave_waiting
 -- An in-flight task leaves the consumer's hands (its record is rewritten by the caller).
 function O.leave_flight(id, r, m)
     O.call('HDEL', O.holding_key(r.holder), id)
+    if O.limits() then O.count_flight(r.code, -1) end
     if O.is_ordered(r.code) then O.call('ZREM', O.flight_key(r.code), m or O.member(r, id)) end
 end
 local leave_flight = O.leave_flight

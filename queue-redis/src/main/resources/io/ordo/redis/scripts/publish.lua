@@ -94,6 +94,9 @@ local function publish_ready(id, seq, priority, blob, code)
     local turn = next_counter('turn')
     if is_blocked(code) then
         call('HSET', K_TURNS, code, int(turn))
+    elseif O.limits() then -- it may be at its cap or out of tokens: refresh decides (limits.lua)
+        call('HSET', K_TURNS, code, int(turn))
+        touch(code)
     else
         call('ZADD', K_READY, int((1000 - priority) * PRIORITY_SPAN + turn), code)
     end

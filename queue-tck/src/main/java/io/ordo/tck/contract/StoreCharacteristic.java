@@ -25,7 +25,12 @@ public enum StoreCharacteristic {
      * are listed in shard order, as which died first is known only within a shard.
      */
     QUEUE_WIDE_DEATH_ORDER("dead letters of the same millisecond are listed in the order they died across"
-            + " the whole queue");
+            + " the whole queue"),
+    /**
+     * One in-flight cap and one rate limit for the queue. Sharded: each shard keeps its own (the queue's
+     * settings go to every shard), so the queue as a whole may have as many times more in flight.
+     */
+    QUEUE_WIDE_LIMITS("queueConcurrency and queueRateLimit hold for the whole queue");
 
     private final String promise;
 
