@@ -35,6 +35,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -50,6 +51,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
  * <pre>
  * ordo publish --queue orders --partition account-42 --ordered --id deposit-1 '{"cents":100}'
  * ordo publish --queue emails --partition welcome --priority 5 --delay 30s --file signups.jsonl
+ * ordo publish --queue reports --partition daily --at 2026-12-24T09:00:00Z '{"day":"2026-12-24"}'
  * </pre>
  */
 @Command(name = "publish", mixinStandardHelpOptions = true,
@@ -90,6 +92,11 @@ final class PublishCommand implements Callable<Integer> {
             description = "Due this long after publish, e.g. 500ms, 30s, 5m, 2h (default: ${DEFAULT-VALUE}).")
     Duration delay;
 
+    @Option(names = "--at", paramLabel = "INSTANT", converter = InstantConverter.class,
+            description = "Due at this instant by the queue's clock, e.g. 2026-12-24T09:00:00Z; at once if past."
+                    + " Instead of --delay.")
+    Instant at;
+
     @Option(names = "--id", paramLabel = "ID",
             description = "The task's id (its idempotency key); generated when absent. Not with --file.")
     String id;
@@ -119,7 +126,7 @@ final class PublishCommand implements Callable<Integer> {
         }
         QueueName queueName = QueueName.of(queue);
         Partition target = Partitions.fromOptions(partition, ordered);
-        task(target, new byte[0]).build(); // --priority and --delay are checked before the backend is opened
+        task(target, new byte[0]).build(); // --priority, --delay and --at are checked before the backend is opened
         try (TaskStoreFactory stores = backend.openWithinTimeout(Clock.system())) {
             TaskPublishing store = stores.forQueue(queueName);
             QueueSettings settings = store.settings(); // the limits, read before any write
@@ -147,7 +154,8 @@ final class PublishCommand implements Callable<Integer> {
     }
 
     private NewTask.Builder task(Partition target, byte[] payload) {
-        return NewTask.builder(target, payload).priority(priority).delay(delay);
+        NewTask.Builder task = NewTask.builder(target, payload).priority(priority).delay(delay);
+        return at == null ? task : task.runAt(at);
     }
 
     private void checkPayload(byte[] payload, String where, QueueSettings settings) {
@@ -344,10 +352,10 @@ final class PublishCommand implements Callable<Integer> {
             if (receipt.outcome() == PublishOutcome.CREATED) {
                 tally.created++;
             }
-            out.printf("%-9s  %s  %s%s%s%n", Labels.of(receipt.outcome()), TerminalText.escape(receipt.id()),
+            out.printf("%-9s  %s  %s%s%s%s%n", Labels.of(receipt.outcome()), TerminalText.escape(receipt.id()),
                     TerminalText.escape(Partitions.fromOptions(partition, ordered)),
                     priority == Priority.DEFAULT.value() ? "" : "  priority " + priority,
-                    delay.isZero() ? "" : "  delay " + readable(delay));
+                    delay.isZero() ? "" : "  delay " + readable(delay), at == null ? "" : "  at " + at);
         }
         out.flush();
     }

@@ -1,6 +1,7 @@
 package io.ordo.domain;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -11,11 +12,18 @@ import java.util.Objects;
  * A task as a caller publishes it. Valid once it exists; the payload limit that depends on the
  * queue's settings is checked by {@link PublishRules} when the batch is published.
  *
+ * <p>A task falls due either a {@code delay} after its publish or at an instant ({@code runAt}), never
+ * both: the store's clock decides when that is, and an instant already past is due at once.
+ *
  * @param delay how long after publish the task falls due (0 = now), at most one year
+ * @param runAt the instant the task falls due, or null when it falls due after {@code delay}; before
+ *              {@link #LATEST_RUN_AT}
  */
 public record NewTask(TaskId id, Partition partition, Priority priority, byte[] payload, Duration delay,
-                      Map<String, String> headers) {
+                      Map<String, String> headers, Instant runAt) {
     public static final Duration MAX_DELAY = Duration.ofDays(365);
+    /** {@code runAt} lies before this instant (and not before the epoch). */
+    public static final Instant LATEST_RUN_AT = Instant.parse("3000-01-01T00:00:00Z");
     public static final int MAX_HEADERS = 32;
     public static final int MAX_HEADER_NAME_LENGTH = 100;
     public static final int MAX_HEADER_VALUE_LENGTH = 1000;
@@ -26,6 +34,16 @@ public record NewTask(TaskId id, Partition partition, Priority priority, byte[] 
         Validate.notNull("priority", priority);
         Validate.notNull("payload", payload);
         Validate.duration("delay", delay, MAX_DELAY);
+        if (runAt != null) {
+            if (!delay.isZero()) {
+                throw new InvalidInputException("runAt", "give a delay or an instant to run at, not both");
+            }
+            if (runAt.isBefore(Instant.EPOCH) || !runAt.isBefore(LATEST_RUN_AT)) {
+                throw new InvalidInputException("runAt", "must lie in 1970-01-01T00:00:00Z.." + LATEST_RUN_AT
+                        + " (exclusive), was " + runAt);
+            }
+            runAt = Instant.ofEpochMilli(runAt.toEpochMilli()); // stores keep milliseconds
+        }
         Validate.notNull("headers", headers);
         if (headers.size() > MAX_HEADERS) {
             throw new InvalidInputException("headers", "at most " + MAX_HEADERS + " entries, was " + headers.size());
@@ -38,6 +56,20 @@ public record NewTask(TaskId id, Partition partition, Priority priority, byte[] 
         });
         headers = Collections.unmodifiableMap(copy);
         payload = payload.clone();
+    }
+
+    /** A task that falls due {@code delay} after its publish. */
+    public NewTask(TaskId id, Partition partition, Priority priority, byte[] payload, Duration delay,
+                   Map<String, String> headers) {
+        this(id, partition, priority, payload, delay, headers, null);
+    }
+
+    /**
+     * When the task falls due if published at {@code now} (epoch ms): {@code now + delay}, or its
+     * {@code runAt}, or {@code now} when that instant has passed.
+     */
+    public long dueAt(long now) {
+        return runAt == null ? now + delay.toMillis() : Math.max(now, runAt.toEpochMilli());
     }
 
     public static Builder builder(Partition partition, byte[] payload) {
@@ -57,7 +89,7 @@ public record NewTask(TaskId id, Partition partition, Priority priority, byte[] 
         Validate.notNull("headers", added);
         Map<String, String> merged = new LinkedHashMap<>(headers);
         merged.putAll(added);
-        return new NewTask(id, partition, priority, payload, delay, merged);
+        return new NewTask(id, partition, priority, payload, delay, merged, runAt);
     }
 
     /** The payload size without copying it. */
@@ -69,27 +101,29 @@ public record NewTask(TaskId id, Partition partition, Priority priority, byte[] 
     public boolean equals(Object other) {
         return other instanceof NewTask that && id.equals(that.id) && partition.equals(that.partition)
                 && priority.equals(that.priority) && Arrays.equals(payload, that.payload)
-                && delay.equals(that.delay) && headers.equals(that.headers);
+                && delay.equals(that.delay) && headers.equals(that.headers) && Objects.equals(runAt, that.runAt);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(id, partition, priority, Arrays.hashCode(payload), delay, headers);
+        return Objects.hash(id, partition, priority, Arrays.hashCode(payload), delay, headers, runAt);
     }
 
     @Override
     public String toString() {
         return "NewTask[id=" + id + ", partition=" + partition + ", priority=" + priority.value()
-                + ", payload=" + payload.length + " bytes, delay=" + delay + ", headers=" + headers + "]";
+                + ", payload=" + payload.length + " bytes, delay=" + delay + (runAt == null ? "" : ", runAt=" + runAt)
+                + ", headers=" + headers + "]";
     }
 
-    /** Fluent construction with defaults: random id, default priority, no delay, no headers. */
+    /** Fluent construction with defaults: random id, default priority, no delay, no headers; a delay or an instant. */
     public static final class Builder {
         private final Partition partition;
         private final byte[] payload;
         private TaskId id;
         private Priority priority = Priority.DEFAULT;
         private Duration delay = Duration.ZERO;
+        private Instant runAt;
         private final Map<String, String> headers = new LinkedHashMap<>();
 
         private Builder(Partition partition, byte[] payload) {
@@ -116,13 +150,19 @@ public record NewTask(TaskId id, Partition partition, Priority priority, byte[] 
             return this;
         }
 
+        /** Falls due at {@code runAt} by the store's clock (at once if it has passed); instead of a delay. */
+        public Builder runAt(Instant runAt) {
+            this.runAt = Validate.notNull("runAt", runAt);
+            return this;
+        }
+
         public Builder header(String name, String value) {
             headers.put(name, value);
             return this;
         }
 
         public NewTask build() {
-            return new NewTask(id == null ? TaskId.random() : id, partition, priority, payload, delay, headers);
+            return new NewTask(id == null ? TaskId.random() : id, partition, priority, payload, delay, headers, runAt);
         }
     }
 }

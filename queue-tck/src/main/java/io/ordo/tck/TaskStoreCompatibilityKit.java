@@ -23,6 +23,7 @@ import io.ordo.tck.contract.QueuesContract;
 import io.ordo.tck.contract.ReclaimContract;
 import io.ordo.tck.contract.RejectContract;
 import io.ordo.tck.contract.ReleaseContract;
+import io.ordo.tck.contract.RunAtContract;
 import io.ordo.tck.contract.SettingsContract;
 import io.ordo.tck.contract.StatsContract;
 import io.ordo.tck.contract.StoreCharacteristics;
@@ -46,6 +47,13 @@ public abstract class TaskStoreCompatibilityKit {
     @Nested
     class Publish extends PublishContract {
         Publish() {
+            super(TaskStoreCompatibilityKit.this::createStore);
+        }
+    }
+
+    @Nested
+    class RunAt extends RunAtContract {
+        RunAt() {
             super(TaskStoreCompatibilityKit.this::createStore);
         }
     }
