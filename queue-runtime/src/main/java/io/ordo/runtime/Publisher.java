@@ -94,6 +94,6 @@ public final class Publisher<T> {
 
     private NewTask toTask(Publication<? extends T> publication) {
         return new NewTask(publication.id(), publication.partition(), publication.priority(),
-                codec.encode(publication.payload()), publication.delay(), publication.headers());
+                codec.encode(publication.payload()), publication.delay(), publication.headers(), publication.runAt());
     }
 }
