@@ -500,6 +500,15 @@ public final class RedisTaskStore implements TaskStore {
         return entries;
     }
 
+    /** Each schedule's id and the digest of the definition the reply holds, for fire_schedule's check. */
+    private static Map<String, String> digests(List<Object> reply) {
+        Map<String, String> digests = new java.util.HashMap<>();
+        for (int i = 1; i + 1 < reply.size(); i += 2) {
+            digests.put(Replies.text(reply, i), ScheduleRecords.definitionDigest(Replies.bytes(reply, i + 1)));
+        }
+        return digests;
+    }
+
     /**
      * Reads the schedules and the server's now, works out each one's due slots in Java, and fires each
      * schedule with one call that publishes its slots and advances its last slot if no other firer did first.
@@ -508,6 +517,7 @@ public final class RedisTaskStore implements TaskStore {
     public ScheduleFiring fireDueSchedules() {
         List<Object> read = run(RedisScript.SCHEDULES, new Args().add(now()));
         long serverNow = Replies.number(read, 0);
+        Map<String, String> digests = digests(read);
         ScheduleFiring firing = ScheduleFiring.NONE;
         for (ScheduleEntry entry : entries(read)) {
             Optional<ScheduleSlots.Due> due = ScheduleSlots.due(entry.schedule(), entry.anchorMillis(),
@@ -516,14 +526,14 @@ public final class RedisTaskStore implements TaskStore {
                 continue;
             }
             Args args = new Args().add(now()).add(entry.schedule().id()).add(entry.lastSlotMillis())
-                    .add(due.get().newLast());
+                    .add(due.get().newLast()).add(digests.get(entry.schedule().id()));
             for (long slot : due.get().slots()) {
                 NewTask task = entry.schedule().taskOf(slot);
                 args.add(task.id().value()).add(TaskRecords.publishBlob(task));
             }
             List<Object> reply = run(RedisScript.FIRE_SCHEDULE, args);
             if (Replies.number(reply, PublishReply.STATUS) != PublishReply.ACCEPTED) {
-                continue; // handled by another firer, or over the queue's payload limit: the slots wait
+                continue; // handled by another firer, replaced, or over the queue's payload limit: the slots wait
             }
             int created = 0;
             for (int i = PublishReply.FIRST_OUTCOME; i < reply.size(); i++) {

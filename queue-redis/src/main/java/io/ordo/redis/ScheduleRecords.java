@@ -11,7 +11,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -111,9 +110,14 @@ final class ScheduleRecords {
         }
     }
 
-    /** A record's anchor and last slot, as Lua packs them ({@code >i8i8}). */
-    static long[] slots(byte[] record) {
-        ByteBuffer buffer = ByteBuffer.wrap(record);
-        return new long[] {buffer.getLong(), buffer.getLong()};
+    /** The SHA-1 (lower-case hex) of a record's definition, as Lua's {@code redis.sha1hex} gives it. */
+    static String definitionDigest(byte[] record) {
+        try {
+            java.security.MessageDigest sha1 = java.security.MessageDigest.getInstance("SHA-1");
+            sha1.update(record, DEFINITION_OFFSET, record.length - DEFINITION_OFFSET);
+            return Hex.encode(sha1.digest());
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("the JDK always has SHA-1", e);
+        }
     }
 }
