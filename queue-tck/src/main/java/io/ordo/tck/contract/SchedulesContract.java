@@ -124,6 +124,9 @@ public abstract class SchedulesContract extends ContractContext {
         }
         assertThat(takeAll()).containsExactly(slotId("hourly", start + HOUR.toMillis()));
         assertThat(store.schedules().get(0).lastSlot()).contains(Instant.ofEpochMilli(start + HOUR.toMillis()));
+        store.ack(workerA(), List.of(id(slotId("hourly", start + HOUR.toMillis()))));
+        assertThat(store.fireDueSchedules()).as("whichever firer won advanced the last slot")
+                .isEqualTo(ScheduleFiring.NONE);
     }
 
     @Test
