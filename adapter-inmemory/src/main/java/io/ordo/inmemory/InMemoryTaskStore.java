@@ -276,7 +276,7 @@ final class InMemoryTaskStore implements TaskStore {
                         returnUnprocessed(lease);
                         return RejectOutcome.RETURNED_WITH_BATCH;
                     }
-                    if (lease.task().attempts() >= settings.maxAttempts()) {
+                    if (lease.task().attempts() >= lease.task().maxAttemptsOr(settings.maxAttempts())) {
                         bury(lease.task().withLastError(rejection.reason()), now);
                         return RejectOutcome.DEAD_LETTERED;
                     }
@@ -433,7 +433,7 @@ final class InMemoryTaskStore implements TaskStore {
 
     /** A task whose processing never finished: back in place with the attempt counted, or dead if out of attempts. */
     private boolean takeBackCrashed(Task reclaimed, long now) {
-        if (reclaimed.attempts() >= settings.maxAttempts()) {
+        if (reclaimed.attempts() >= reclaimed.maxAttemptsOr(settings.maxAttempts())) {
             bury(reclaimed, now);
             return true;
         }

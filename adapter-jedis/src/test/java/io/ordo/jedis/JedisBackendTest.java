@@ -1,6 +1,7 @@
 package io.ordo.jedis;
 
 import com.google.inject.Module;
+import io.ordo.ports.Clock;
 import io.ordo.redis.RedisOptions;
 import io.ordo.redis.RedisTaskStoreFactory;
 import io.ordo.redis.testing.RedisBackendKit;
@@ -16,5 +17,10 @@ class JedisBackendTest extends RedisBackendKit {
     @Override
     protected Module queueModule(RedisOptions options) {
         return new JedisQueueModule(options);
+    }
+
+    @Override
+    protected Module queueModule(RedisOptions options, Clock clock) {
+        return new JedisQueueModule(options, clock);
     }
 }

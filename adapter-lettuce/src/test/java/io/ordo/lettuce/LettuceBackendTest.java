@@ -1,6 +1,7 @@
 package io.ordo.lettuce;
 
 import com.google.inject.Module;
+import io.ordo.ports.Clock;
 import io.ordo.redis.RedisOptions;
 import io.ordo.redis.RedisTaskStoreFactory;
 import io.ordo.redis.testing.RedisBackendKit;
@@ -14,5 +15,10 @@ class LettuceBackendTest extends RedisBackendKit {
     @Override
     protected Module queueModule(RedisOptions options) {
         return new LettuceQueueModule(options);
+    }
+
+    @Override
+    protected Module queueModule(RedisOptions options, Clock clock) {
+        return new LettuceQueueModule(options, clock);
     }
 }

@@ -3,7 +3,6 @@ package io.ordo.cli;
 import com.google.inject.Guice;
 import com.google.inject.Injector;
 import com.google.inject.Module;
-import com.google.inject.util.Modules;
 import io.ordo.domain.InvalidInputException;
 import io.ordo.inmemory.InMemoryQueueModule;
 import io.ordo.jedis.JedisQueueModule;
@@ -96,9 +95,9 @@ final class BackendOptions {
                 }
                 yield new InMemoryQueueModule(clock);
             }
-            // Redis stores keep time with the server's clock; the worker measures its own intervals on this one.
-            case LETTUCE -> Modules.combine(new LettuceQueueModule(redisOptions()), clockModule(clock));
-            case JEDIS -> Modules.combine(new JedisQueueModule(redisOptions()), clockModule(clock));
+            // Redis stores keep time with the server's clock; the module binds this one for the worker's own intervals.
+            case LETTUCE -> new LettuceQueueModule(redisOptions(), clock);
+            case JEDIS -> new JedisQueueModule(redisOptions(), clock);
         };
     }
 
@@ -115,9 +114,5 @@ final class BackendOptions {
         } catch (InvalidInputException e) {
             throw new ParameterException(command.commandLine(), "--redis " + e.problem());
         }
-    }
-
-    private static Module clockModule(Clock clock) {
-        return binder -> binder.bind(Clock.class).toInstance(clock);
     }
 }

@@ -1,6 +1,7 @@
 package io.ordo.cli;
 
 import io.ordo.domain.Labels;
+import io.ordo.domain.RetryPolicy;
 import io.ordo.domain.Task;
 import io.ordo.domain.TaskId;
 import io.ordo.ports.TaskInspection;
@@ -54,8 +55,17 @@ final class GetCommand extends QueueCommand {
         row(out, "id", task.id().value());
         row(out, "state", Labels.of(snapshot.state()) + snapshot.holder().map(holder -> " (held by " + holder + ")").orElse(""));
         row(out, "partition", task.partition().code() + (task.partition().isOrdered() ? "  (ordered)" : ""));
+        task.typeIfAny().ifPresent(type -> row(out, "type", type));
         row(out, "priority", Integer.toString(task.priority().value()));
         row(out, "attempts", Integer.toString(task.attempts()));
+        if (task.maxAttempts() != 0) {
+            row(out, "max attempts", task.maxAttempts() + " (the task's own, in place of the queue's)");
+        }
+        if (task.retryPolicy() != null) {
+            RetryPolicy policy = task.retryPolicy();
+            row(out, "backoff", CliTerms.durations(policy.initialDelay() + " doubling by " + policy.multiplier()
+                    + " up to " + policy.maxDelay() + ", jitter " + policy.jitter() + " (its own)"));
+        }
         row(out, "published", Instant.ofEpochMilli(task.publishedAt()).toString());
         row(out, "due", Instant.ofEpochMilli(task.dueAt()).toString());
         row(out, "ready", Instant.ofEpochMilli(task.readyAt()).toString());

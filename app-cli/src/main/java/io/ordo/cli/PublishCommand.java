@@ -10,6 +10,7 @@ import io.ordo.domain.Priority;
 import io.ordo.domain.PublishRules;
 import io.ordo.domain.QueueName;
 import io.ordo.domain.QueueSettings;
+import io.ordo.domain.Validate;
 import io.ordo.domain.Labels;
 import io.ordo.ports.Clock;
 import io.ordo.ports.PublishOutcome;
@@ -52,6 +53,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
  * ordo publish --queue orders --partition account-42 --ordered --id deposit-1 '{"cents":100}'
  * ordo publish --queue emails --partition welcome --priority 5 --delay 30s --file signups.jsonl
  * ordo publish --queue reports --partition daily --at 2026-12-24T09:00:00Z '{"day":"2026-12-24"}'
+ * ordo publish --queue orders --partition account-42 --type Deposit --max-attempts 3 '{"cents":100}'
  * </pre>
  */
 @Command(name = "publish", mixinStandardHelpOptions = true,
@@ -64,7 +66,9 @@ import static java.nio.charset.StandardCharsets.UTF_8;
                 "  ordo publish --queue orders --partition account-42 --ordered \\",
                 "      --id deposit-1 '{\"cents\":100}'",
                 "  ordo publish --queue emails --partition welcome --delay 30s \\",
-                "      --file signups.jsonl"})
+                "      --file signups.jsonl",
+                "  ordo publish --queue orders --partition account-42 --type Deposit \\",
+                "      --max-attempts 3 '{\"cents\":100}'"})
 final class PublishCommand implements Callable<Integer> {
     /** A batch also stops at this many payload bytes, so a file of large payloads is held in bounded memory. */
     static final int MAX_BATCH_BYTES = 4 * 1024 * 1024;
@@ -97,6 +101,15 @@ final class PublishCommand implements Callable<Integer> {
                     + " Instead of --delay.")
     Instant at;
 
+    @Option(names = "--type", paramLabel = "NAME",
+            description = "The tasks' type: a routing worker hands each task to its type's handler (docs/routing.md).")
+    String type;
+
+    @Option(names = "--max-attempts", paramLabel = "N",
+            description = "Deliveries each task may have before it becomes a dead letter, 1..1000, in place of the "
+                    + "queue's setting.")
+    Integer maxAttempts;
+
     @Option(names = "--id", paramLabel = "ID",
             description = "The task's id (its idempotency key); generated when absent. Not with --file.")
     String id;
@@ -126,7 +139,7 @@ final class PublishCommand implements Callable<Integer> {
         }
         QueueName queueName = QueueName.of(queue);
         Partition target = Partitions.fromOptions(partition, ordered);
-        task(target, new byte[0]).build(); // --priority, --delay and --at are checked before the backend is opened
+        task(target, new byte[0]).build(); // --priority, --delay, --at, --type, --max-attempts: checked before the backend is opened
         try (TaskStoreFactory stores = backend.openWithinTimeout(Clock.system())) {
             TaskPublishing store = stores.forQueue(queueName);
             QueueSettings settings = store.settings(); // the limits, read before any write
@@ -154,7 +167,10 @@ final class PublishCommand implements Callable<Integer> {
     }
 
     private NewTask.Builder task(Partition target, byte[] payload) {
-        NewTask.Builder task = NewTask.builder(target, payload).priority(priority).delay(delay);
+        NewTask.Builder task = NewTask.builder(target, payload).priority(priority).delay(delay).type(type);
+        if (maxAttempts != null) { // 0 is refused too: to NewTask it means "the queue's"
+            task.maxAttempts(Validate.range("maxAttempts", maxAttempts, 1, QueueSettings.MAX_ATTEMPTS_LIMIT));
+        }
         return at == null ? task : task.runAt(at);
     }
 
@@ -352,10 +368,12 @@ final class PublishCommand implements Callable<Integer> {
             if (receipt.outcome() == PublishOutcome.CREATED) {
                 tally.created++;
             }
-            out.printf("%-9s  %s  %s%s%s%s%n", Labels.of(receipt.outcome()), TerminalText.escape(receipt.id()),
+            out.printf("%-9s  %s  %s%s%s%s%s%s%n", Labels.of(receipt.outcome()), TerminalText.escape(receipt.id()),
                     TerminalText.escape(Partitions.fromOptions(partition, ordered)),
+                    type == null ? "" : "  type " + TerminalText.escape(type),
                     priority == Priority.DEFAULT.value() ? "" : "  priority " + priority,
-                    delay.isZero() ? "" : "  delay " + readable(delay), at == null ? "" : "  at " + at);
+                    delay.isZero() ? "" : "  delay " + readable(delay), at == null ? "" : "  at " + at,
+                    maxAttempts == null ? "" : "  max attempts " + maxAttempts);
         }
         out.flush();
     }

@@ -31,6 +31,31 @@ class PublishCommandTest {
     }
 
     @Test
+    void a_type_and_an_own_attempts_limit_are_published_and_printed() {
+        CliRun run = CliRun.of("publish", "--queue", "orders", "--partition", "account-42", "--id", "deposit-1",
+                "--type", "Deposit", "--max-attempts", "3", "{\"cents\": 100}");
+
+        assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCodes.OK);
+        assertThat(run.outLines()).containsExactly(
+                "created    deposit-1  account-42  type Deposit  max attempts 3",
+                "published 1 task to queue orders: 1 created, 0 duplicate");
+    }
+
+    @Test
+    void a_bad_type_or_attempts_limit_is_bad_input_named_by_its_option() {
+        CliRun badType = CliRun.of("publish", "--queue", "q", "--partition", "p", "--type", "a\u202Eb", "{}");
+        CliRun zero = CliRun.of("publish", "--queue", "q", "--partition", "p", "--max-attempts", "0", "{}");
+        CliRun tooMany = CliRun.of("publish", "--queue", "q", "--partition", "p", "--max-attempts", "1001", "{}");
+
+        assertThat(badType.exitCode()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(badType.errLines()).singleElement().asString().startsWith("ordo: --type: must not contain format characters");
+        assertThat(zero.exitCode()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(zero.errLines()).containsExactly("ordo: --max-attempts: must be between 1 and 1000, was 0");
+        assertThat(tooMany.errLines()).containsExactly("ordo: --max-attempts: must be between 1 and 1000, was 1001");
+        assertThat(badType.outLines()).isEmpty();
+    }
+
+    @Test
     void a_generated_id_is_printed() {
         CliRun run = CliRun.of("publish", "--queue", "emails", "--partition", "welcome", "\"alice\"");
 

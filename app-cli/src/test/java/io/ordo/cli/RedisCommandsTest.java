@@ -31,6 +31,12 @@ class RedisCommandsTest {
         CliRun get = ordo.ok("get", "deposit-1");
         assertThat(get.outLines()).contains("id           deposit-1", "state        pending",
                 "partition    !account-42  (ordered)", "attempts     0", "payload      {\"cents\":100}");
+        ordo.ok("publish", "--partition", "accounts", "--id", "typed-1", "--type", "Deposit", "--max-attempts", "3", "{}");
+        assertThat(ordo.ok("get", "typed-1").outLines()).contains("type         Deposit",
+                "max attempts 3 (the task's own, in place of the queue's)");
+        assertThat(ordo.ok("get", "deposit-1").outLines()).noneMatch(line -> line.startsWith("type")
+                || line.startsWith("max attempts"));
+        ordo.ok("cancel", "typed-1");
         CliRun missing = ordo.run("get", "nothing-here");
         assertThat(missing.exitCode()).isEqualTo(ExitCodes.NOT_FOUND);
         assertThat(missing.errLines()).containsExactly("ordo: no task nothing-here in queue " + ordo.queue);

@@ -18,6 +18,7 @@ import io.ordo.runtime.codec.JacksonPayloadCodec;
 import io.ordo.runtime.worker.Outcome;
 import io.ordo.runtime.worker.Worker;
 import io.ordo.runtime.worker.WorkerOptions;
+import io.ordo.systemtest.DocSnippets;
 import io.ordo.systemtest.ProjectFiles;
 import org.junit.jupiter.api.Test;
 
@@ -115,20 +116,23 @@ class ReadmeExampleTest {
         List<String> test = Files.readAllLines(root.resolve("app-cli/src/test/java/io/ordo/examples/ReadmeExampleTest.java"));
         List<String> readme = Files.readAllLines(root.resolve("README.md"));
         List<String> tested = between(BEGIN, END, test);
-        List<String> afterWorkerBlock = readme.subList(readme.indexOf("```java") + 1, readme.size());
+        List<String> inCode = readme.subList(readme.indexOf("## In code"), readme.size());
+        List<String> afterWorkerBlock = inCode.subList(inCode.indexOf("```java") + 1, inCode.size());
 
-        assertThat(between(WORKER_BEGIN, WORKER_END, test)).as("the first java block of README.md")
-                .isEqualTo(between("```java", "```", readme));
-        assertThat(between("```java", "```", afterWorkerBlock)).as("the second java block of README.md").isEqualTo(tested);
+        assertThat(between(WORKER_BEGIN, WORKER_END, test)).as("the first java block of README.md's In code")
+                .isEqualTo(DocSnippets.blockAfter("## In code", "```java", readme));
+        assertThat(between("```java", "```", afterWorkerBlock)).as("the second java block of README.md's In code")
+                .isEqualTo(tested);
     }
 
     /** Example code, which may throw what the README's code would let its caller handle. */
     @FunctionalInterface
-    private interface Example {
+    interface Example {
         void run() throws Exception;
     }
 
-    private static String capturingStandardOut(Example code) {
+    /** What the code printed on standard out while it ran. */
+    static String capturingStandardOut(Example code) {
         PrintStream original = System.out;
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         System.setOut(new PrintStream(captured, true, UTF_8));

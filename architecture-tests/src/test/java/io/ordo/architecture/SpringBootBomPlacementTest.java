@@ -4,7 +4,6 @@ import io.ordo.systemtest.ProjectFiles;
 import org.junit.jupiter.api.Test;
 import org.w3c.dom.Element;
 
-import javax.xml.parsers.DocumentBuilderFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,6 +11,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import static io.ordo.architecture.DomainModulePomTest.children;
+import static io.ordo.architecture.DomainModulePomTest.parse;
 import static io.ordo.architecture.DomainModulePomTest.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -59,11 +59,5 @@ class SpringBootBomPlacementTest {
             }
         }
         return imports;
-    }
-
-    private static Element parse(Path pom) throws Exception {
-        DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
-        factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
-        return factory.newDocumentBuilder().parse(pom.toFile()).getDocumentElement();
     }
 }

@@ -284,7 +284,11 @@ final class DashboardApi {
                 .put("state", Labels.of(snapshot.state())).put("holder", snapshot.holder().map(Object::toString).orElse(null))
                 .put("partition", task.partition().code()).put("ordered", task.partition().isOrdered())
                 .put("priority", task.priority().value()).put("attempts", task.attempts())
-                .put("publishedAt", task.publishedAt()).put("dueAt", task.dueAt()).put("readyAt", task.readyAt());
+                .put("publishedAt", task.publishedAt()).put("dueAt", task.dueAt()).put("readyAt", task.readyAt())
+                .put("type", task.type());
+        if (task.maxAttempts() != 0) {
+            root.put("maxAttempts", task.maxAttempts());
+        }
         if (task.lastError() != null) {
             root.set("lastError", preview(task.lastError(), PREVIEW_CHARS_OF_TASK));
         }

@@ -411,9 +411,10 @@
     state.actions = body.actions;
     drawSession();
     const fields = [['State', body.state + (body.holder ? ' (held by ' + body.holder + ')' : '')],
-      ['Partition', body.partition + (body.ordered ? ' (ordered)' : '')], ['Priority', String(body.priority)],
-      ['Attempts', String(body.attempts)], ['Published', clock(body.publishedAt)], ['Due', clock(body.dueAt)],
-      ['Ready', clock(body.readyAt)]];
+      ['Partition', body.partition + (body.ordered ? ' (ordered)' : '')], ['Type', body.type === null ? '(none)' : body.type],
+      ['Priority', String(body.priority)],
+      ['Attempts', String(body.attempts) + (body.maxAttempts ? ' of at most ' + body.maxAttempts + ' (its own limit)' : '')],
+      ['Published', clock(body.publishedAt)], ['Due', clock(body.dueAt)], ['Ready', clock(body.readyAt)]];
     const cancellable = body.state !== 'in-flight';
     replace($('main'),
       el('h1', {}, 'Task ' + body.id),

@@ -141,6 +141,17 @@ class DashboardHttpTest {
         }
     }
 
+    @Test
+    void the_task_view_shows_the_type_and_the_tasks_own_attempts_limit_or_that_it_has_none() throws IOException {
+        stores.forQueue(QUEUE).publish(List.of(NewTask.builder(Partition.regular("p"), "{}".getBytes(UTF_8)).id("typed-1")
+                .type("Deposit").maxAttempts(3).build()));
+
+        assertThat(request("GET", "/api/queues/http-test/task?id=typed-1", "", "")).startsWith("HTTP/1.1 200")
+                .contains("\"type\":\"Deposit\"").contains("\"maxAttempts\":3");
+        assertThat(request("GET", "/api/queues/http-test/task?id=dead-1", "", "")).startsWith("HTTP/1.1 200")
+                .contains("\"type\":null").doesNotContain("maxAttempts");
+    }
+
     private static String token() {
         return "X-Ordo-Token: " + TOKEN + "\r\n";
     }

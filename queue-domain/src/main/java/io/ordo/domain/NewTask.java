@@ -7,6 +7,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A task as a caller publishes it. Valid once it exists; the payload limit that depends on the
@@ -15,18 +16,24 @@ import java.util.Objects;
  * <p>A task falls due either a {@code delay} after its publish or at an instant ({@code runAt}), never
  * both: the store's clock decides when that is, and an instant already past is due at once.
  *
- * @param delay how long after publish the task falls due (0 = now), at most one year
- * @param runAt the instant the task falls due, or null when it falls due after {@code delay}; before
- *              {@link #LATEST_RUN_AT}
+ * @param delay       how long after publish the task falls due (0 = now), at most one year
+ * @param type        what kind of task it is, so a worker can route it to a handler; null when it has none
+ * @param maxAttempts deliveries the task may have before it becomes a dead letter, in place of the queue's
+ *                    {@code maxAttempts}; 0 = the queue's
+ * @param retryPolicy the backoff a worker waits before retrying it, in place of the worker's; null = the worker's
+ * @param runAt       the instant the task falls due, or null when it falls due after {@code delay}; before
+ *                    {@link #LATEST_RUN_AT}
  */
 public record NewTask(TaskId id, Partition partition, Priority priority, byte[] payload, Duration delay,
-                      Map<String, String> headers, Instant runAt) {
+                      Map<String, String> headers, String type, int maxAttempts, RetryPolicy retryPolicy,
+                      Instant runAt) {
     public static final Duration MAX_DELAY = Duration.ofDays(365);
     /** {@code runAt} lies before this instant (and not before the epoch). */
     public static final Instant LATEST_RUN_AT = Instant.parse("3000-01-01T00:00:00Z");
     public static final int MAX_HEADERS = 32;
     public static final int MAX_HEADER_NAME_LENGTH = 100;
     public static final int MAX_HEADER_VALUE_LENGTH = 1000;
+    public static final int MAX_TYPE_LENGTH = 100;
 
     public NewTask {
         Validate.notNull("id", id);
@@ -56,12 +63,19 @@ public record NewTask(TaskId id, Partition partition, Priority priority, byte[] 
         });
         headers = Collections.unmodifiableMap(copy);
         payload = payload.clone();
+        TaskTraits.check(type, maxAttempts);
     }
 
-    /** A task that falls due {@code delay} after its publish. */
+    /** A task due {@code delay} after its publish, with its type, attempts limit and backoff. */
+    public NewTask(TaskId id, Partition partition, Priority priority, byte[] payload, Duration delay,
+                   Map<String, String> headers, String type, int maxAttempts, RetryPolicy retryPolicy) {
+        this(id, partition, priority, payload, delay, headers, type, maxAttempts, retryPolicy, null);
+    }
+
+    /** A task with no type and the queue's attempts and the worker's backoff. */
     public NewTask(TaskId id, Partition partition, Priority priority, byte[] payload, Duration delay,
                    Map<String, String> headers) {
-        this(id, partition, priority, payload, delay, headers, null);
+        this(id, partition, priority, payload, delay, headers, null, 0, null, null);
     }
 
     /**
@@ -70,6 +84,10 @@ public record NewTask(TaskId id, Partition partition, Priority priority, byte[] 
      */
     public long dueAt(long now) {
         return runAt == null ? now + delay.toMillis() : Math.max(now, runAt.toEpochMilli());
+    }
+
+    public Optional<String> typeIfAny() {
+        return Optional.ofNullable(type);
     }
 
     public static Builder builder(Partition partition, byte[] payload) {
@@ -89,7 +107,7 @@ public record NewTask(TaskId id, Partition partition, Priority priority, byte[] 
         Validate.notNull("headers", added);
         Map<String, String> merged = new LinkedHashMap<>(headers);
         merged.putAll(added);
-        return new NewTask(id, partition, priority, payload, delay, merged, runAt);
+        return new NewTask(id, partition, priority, payload, delay, merged, type, maxAttempts, retryPolicy, runAt);
     }
 
     /** The payload size without copying it. */
@@ -101,22 +119,27 @@ public record NewTask(TaskId id, Partition partition, Priority priority, byte[] 
     public boolean equals(Object other) {
         return other instanceof NewTask that && id.equals(that.id) && partition.equals(that.partition)
                 && priority.equals(that.priority) && Arrays.equals(payload, that.payload)
-                && delay.equals(that.delay) && headers.equals(that.headers) && Objects.equals(runAt, that.runAt);
+                && delay.equals(that.delay) && headers.equals(that.headers) && Objects.equals(type, that.type)
+                && maxAttempts == that.maxAttempts && Objects.equals(retryPolicy, that.retryPolicy)
+                && Objects.equals(runAt, that.runAt);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(id, partition, priority, Arrays.hashCode(payload), delay, headers, runAt);
+        return Objects.hash(id, partition, priority, Arrays.hashCode(payload), delay, headers, type, maxAttempts,
+                retryPolicy, runAt);
     }
 
     @Override
     public String toString() {
         return "NewTask[id=" + id + ", partition=" + partition + ", priority=" + priority.value()
                 + ", payload=" + payload.length + " bytes, delay=" + delay + (runAt == null ? "" : ", runAt=" + runAt)
-                + ", headers=" + headers + "]";
+                + ", headers=" + headers
+                + (type == null ? "" : ", type=" + type) + (maxAttempts == 0 ? "" : ", maxAttempts=" + maxAttempts)
+                + (retryPolicy == null ? "" : ", retryPolicy=" + retryPolicy) + "]";
     }
 
-    /** Fluent construction with defaults: random id, default priority, no delay, no headers; a delay or an instant. */
+    /** Fluent construction with defaults: random id, default priority, no delay (or a delay, or an instant), no headers, no type. */
     public static final class Builder {
         private final Partition partition;
         private final byte[] payload;
@@ -125,6 +148,9 @@ public record NewTask(TaskId id, Partition partition, Priority priority, byte[] 
         private Duration delay = Duration.ZERO;
         private Instant runAt;
         private final Map<String, String> headers = new LinkedHashMap<>();
+        private String type;
+        private int maxAttempts;
+        private RetryPolicy retryPolicy;
 
         private Builder(Partition partition, byte[] payload) {
             this.partition = partition;
@@ -161,8 +187,27 @@ public record NewTask(TaskId id, Partition partition, Priority priority, byte[] 
             return this;
         }
 
+        /** What kind of task it is (null: none). */
+        public Builder type(String type) {
+            this.type = type;
+            return this;
+        }
+
+        /** Deliveries it may have before it becomes a dead letter, in place of the queue's (0: the queue's). */
+        public Builder maxAttempts(int maxAttempts) {
+            this.maxAttempts = maxAttempts;
+            return this;
+        }
+
+        /** The backoff before its retries, in place of the worker's (null: the worker's). */
+        public Builder retryPolicy(RetryPolicy retryPolicy) {
+            this.retryPolicy = retryPolicy;
+            return this;
+        }
+
         public NewTask build() {
-            return new NewTask(id == null ? TaskId.random() : id, partition, priority, payload, delay, headers, runAt);
+            return new NewTask(id == null ? TaskId.random() : id, partition, priority, payload, delay, headers, type,
+                    maxAttempts, retryPolicy, runAt);
         }
     }
 }

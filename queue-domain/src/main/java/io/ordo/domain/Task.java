@@ -18,10 +18,13 @@ import java.util.Optional;
  * @param lastError   reason of the last reject or failure, or null
  * @param reclaimCause why reclaim took the task back, when it gave the last error; null when the last
  *                    error came from anything else, or there is none
+ * @param type        what kind of task it is (a worker routes by it), or null; kept as published
+ * @param maxAttempts the task's own attempts limit, in place of the queue's; 0 = the queue's
+ * @param retryPolicy the task's own backoff, in place of the worker's; null = the worker's
  */
 public record Task(TaskId id, Partition partition, Priority priority, byte[] payload, Map<String, String> headers,
                    long seq, int attempts, long publishedAt, long dueAt, long readyAt, String lastError,
-                   ReclaimCause reclaimCause) {
+                   ReclaimCause reclaimCause, String type, int maxAttempts, RetryPolicy retryPolicy) {
 
     public Task {
         Objects.requireNonNull(id, "id");
@@ -30,6 +33,14 @@ public record Task(TaskId id, Partition partition, Priority priority, byte[] pay
         Objects.requireNonNull(payload, "payload");
         headers = Map.copyOf(Objects.requireNonNull(headers, "headers"));
         payload = payload.clone();
+    }
+
+    /** A task with no type, the queue's attempts limit and the worker's backoff. */
+    public Task(TaskId id, Partition partition, Priority priority, byte[] payload, Map<String, String> headers,
+                long seq, int attempts, long publishedAt, long dueAt, long readyAt, String lastError,
+                ReclaimCause reclaimCause) {
+        this(id, partition, priority, payload, headers, seq, attempts, publishedAt, dueAt, readyAt, lastError,
+                reclaimCause, null, 0, null);
     }
 
     /** A task whose last error, if any, was not given by reclaim. */
@@ -42,7 +53,7 @@ public record Task(TaskId id, Partition partition, Priority priority, byte[] pay
     public static Task published(NewTask request, long seq, long now) {
         long due = request.dueAt(now);
         return new Task(request.id(), request.partition(), request.priority(), request.payload(), request.headers(),
-                seq, 0, now, due, due, null);
+                seq, 0, now, due, due, null, null, request.type(), request.maxAttempts(), request.retryPolicy());
     }
 
     public OrderingKey orderingKey() {
@@ -72,38 +83,51 @@ public record Task(TaskId id, Partition partition, Priority priority, byte[] pay
         return payload.clone();
     }
 
+    public Optional<String> typeIfAny() {
+        return Optional.ofNullable(type);
+    }
+
+    /** The deliveries the task may have: its own limit if it has one, else the queue's {@code queueMaxAttempts}. */
+    public int maxAttemptsOr(int queueMaxAttempts) {
+        return maxAttempts == 0 ? queueMaxAttempts : maxAttempts;
+    }
+
+    /** The backoff before the task's retries: its own if it has one, else {@code workerPolicy}. */
+    public RetryPolicy retryPolicyOr(RetryPolicy workerPolicy) {
+        return retryPolicy == null ? workerPolicy : retryPolicy;
+    }
+
     public Task withAttempts(int newAttempts) {
-        return new Task(id, partition, priority, payload, headers, seq, newAttempts, publishedAt, dueAt, readyAt, lastError,
-                reclaimCause);
+        return with(newAttempts, dueAt, readyAt, lastError, reclaimCause);
+    }
+
+    private Task with(int newAttempts, long newDueAt, long newReadyAt, String newLastError, ReclaimCause newCause) {
+        return new Task(id, partition, priority, payload, headers, seq, newAttempts, publishedAt, newDueAt, newReadyAt,
+                newLastError, newCause, type, maxAttempts, retryPolicy);
     }
 
     /** Back in the partition after a reject: regular tasks move their due time, ordered ones keep their place. */
     public Task retriedAt(long newReadyAt, String reason) {
         long newDue = partition.isOrdered() ? dueAt : newReadyAt;
         return reason == null
-                ? new Task(id, partition, priority, payload, headers, seq, attempts, publishedAt, newDue, newReadyAt,
-                        lastError, reclaimCause)
-                : new Task(id, partition, priority, payload, headers, seq, attempts, publishedAt, newDue, newReadyAt,
-                        reason, null);
+                ? with(attempts, newDue, newReadyAt, lastError, reclaimCause)
+                : with(attempts, newDue, newReadyAt, reason, null);
     }
 
     /** The last error set by anything but reclaim. */
     public Task withLastError(String reason) {
-        return new Task(id, partition, priority, payload, headers, seq, attempts, publishedAt, dueAt, readyAt, reason,
-                null);
+        return with(attempts, dueAt, readyAt, reason, null);
     }
 
     /** The last error reclaim gives when it takes the task back, with why it did. */
     public Task reclaimed(String reason, ReclaimCause cause) {
         Objects.requireNonNull(cause, "cause");
-        return new Task(id, partition, priority, payload, headers, seq, attempts, publishedAt, dueAt, readyAt, reason,
-                cause);
+        return with(attempts, dueAt, readyAt, reason, cause);
     }
 
     /** A dead letter sent back: attempts reset, due now, priority and seq kept. */
     public Task redrivenAt(long now) {
-        return new Task(id, partition, priority, payload, headers, seq, 0, publishedAt, now, now, lastError,
-                reclaimCause);
+        return with(0, now, now, lastError, reclaimCause);
     }
 
     @Override
@@ -112,13 +136,15 @@ public record Task(TaskId id, Partition partition, Priority priority, byte[] pay
                 && priority.equals(that.priority) && Arrays.equals(payload, that.payload)
                 && headers.equals(that.headers) && seq == that.seq && attempts == that.attempts
                 && publishedAt == that.publishedAt && dueAt == that.dueAt && readyAt == that.readyAt
-                && Objects.equals(lastError, that.lastError) && reclaimCause == that.reclaimCause;
+                && Objects.equals(lastError, that.lastError) && reclaimCause == that.reclaimCause
+                && Objects.equals(type, that.type) && maxAttempts == that.maxAttempts
+                && Objects.equals(retryPolicy, that.retryPolicy);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(id, partition, priority, Arrays.hashCode(payload), headers, seq, attempts, publishedAt,
-                dueAt, readyAt, lastError, reclaimCause);
+                dueAt, readyAt, lastError, reclaimCause, type, maxAttempts, retryPolicy);
     }
 
     @Override
@@ -126,6 +152,8 @@ public record Task(TaskId id, Partition partition, Priority priority, byte[] pay
         return "Task[id=" + id + ", partition=" + partition + ", priority=" + priority.value() + ", seq=" + seq
                 + ", attempts=" + attempts + ", dueAt=" + dueAt + ", readyAt=" + readyAt
                 + ", payload=" + payload.length + " bytes" + (lastError == null ? "" : ", lastError=" + lastError)
-                + (reclaimCause == null ? "" : ", reclaimCause=" + reclaimCause) + "]";
+                + (reclaimCause == null ? "" : ", reclaimCause=" + reclaimCause)
+                + (type == null ? "" : ", type=" + type) + (maxAttempts == 0 ? "" : ", maxAttempts=" + maxAttempts)
+                + (retryPolicy == null ? "" : ", retryPolicy=" + retryPolicy) + "]";
     }
 }

@@ -1,10 +1,12 @@
 package io.ordo.redis;
 
 import io.ordo.domain.ConsumerId;
+import io.ordo.domain.InvalidInputException;
 import io.ordo.domain.NewTask;
 import io.ordo.domain.Partition;
 import io.ordo.domain.Priority;
 import io.ordo.domain.ReclaimCause;
+import io.ordo.domain.RetryPolicy;
 import io.ordo.domain.Task;
 import io.ordo.domain.TaskId;
 import io.ordo.ports.QueueDataException;
@@ -12,6 +14,7 @@ import io.ordo.ports.QueueDataException;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -33,6 +36,15 @@ public final class TaskRecords {
     /** The last error came from reclaim: its cause's code (1 byte) follows the error. */
     private static final int FLAG_RECLAIMED = 128;
     private static final int PRIORITY_OFFSET = 1000;
+    /**
+     * In the tail's header count: what the task carries beside its headers (type, own attempts limit,
+     * own backoff) follows them, before the payload. Absent for a task with none, so such a record is as
+     * short as it was before these existed, and old records read as tasks without them.
+     */
+    static final int HEADERS_EXTENDED = 0x80;
+    static final int EXTRA_TYPE = 1;
+    static final int EXTRA_MAX_ATTEMPTS = 2;
+    static final int EXTRA_RETRY_POLICY = 4;
 
     private TaskRecords() {
     }
@@ -50,6 +62,8 @@ public final class TaskRecords {
                 .integer("FLAG_PRIORITY", FLAG_PRIORITY).integer("FLAG_ATTEMPTS", FLAG_ATTEMPTS)
                 .integer("FLAG_DUE", FLAG_DUE).integer("FLAG_READY", FLAG_READY).integer("FLAG_ERROR", FLAG_ERROR)
                 .integer("FLAG_RECLAIMED", FLAG_RECLAIMED)
+                .integer("HEADERS_EXTENDED", HEADERS_EXTENDED).integer("EXTRA_TYPE", EXTRA_TYPE)
+                .integer("EXTRA_MAX_ATTEMPTS", EXTRA_MAX_ATTEMPTS)
                 .integer("HOLDER_STOPPED_HEARTBEATING", ReclaimCause.HOLDER_STOPPED_HEARTBEATING.code())
                 .integer("PROCESSING_TIMED_OUT", ReclaimCause.PROCESSING_TIMED_OUT.code());
     }
@@ -70,8 +84,8 @@ public final class TaskRecords {
 
     /**
      * The publish argument of one task: priority+1000 (2), delay ms or {@link #RUN_AT_MARK} + runAt (6),
-     * payload size (4), then the
-     * record's tail, which the script stores as is: code, headers, payload.
+     * payload size (4), then the record's tail, which the script stores as is: code, headers, the task's
+     * extras if it has any, payload.
      */
     static byte[] publishBlob(NewTask task) {
         // sized up front and written in place: a ByteArrayOutputStream took ~3 µs per task (a synchronized
@@ -79,7 +93,8 @@ public final class TaskRecords {
         byte[] code = Utf8.encode(task.partition().code());
         Map<String, String> headers = task.headers();
         byte[][] headerBytes = new byte[headers.size() * 2][];
-        int size = 12 + 2 + code.length + 1 + task.payloadSize();
+        byte[] extras = extras(task.type(), task.maxAttempts(), task.retryPolicy());
+        int size = 12 + 2 + code.length + 1 + (extras == null ? 0 : extras.length) + task.payloadSize();
         int h = 0;
         for (Map.Entry<String, String> header : headers.entrySet()) {
             headerBytes[h] = Utf8.encode(header.getKey());
@@ -91,12 +106,60 @@ public final class TaskRecords {
         out.putShort((short) (task.priority().value() + PRIORITY_OFFSET));
         putInt6(out, task.runAt() == null ? task.delay().toMillis() : RUN_AT_MARK + task.runAt().toEpochMilli());
         out.putInt(task.payloadSize());
+        putHeaders(out, code, headerBytes, extras);
+        out.put(task.payload());
+        return out.array();
+    }
+
+    /** The tail up to the payload: code, header count (with {@link #HEADERS_EXTENDED} when extras follow), headers, extras. */
+    private static void putHeaders(ByteBuffer out, byte[] code, byte[][] headerBytes, byte[] extras) {
         putText(out, code);
-        out.put((byte) headers.size());
+        out.put((byte) (headerBytes.length / 2 | (extras == null ? 0 : HEADERS_EXTENDED)));
         for (byte[] text : headerBytes) {
             putText(out, text);
         }
-        out.put(task.payload());
+        if (extras != null) {
+            out.put(extras);
+        }
+    }
+
+    /**
+     * What a task carries beside its headers, or null when it carries nothing: flags(1) [type: len(2) bytes]
+     * [maxAttempts(2)] [retry policy: initialDelay ms(6) multiplier(8, IEEE double) maxDelay ms(6) jitter(8)].
+     */
+    private static byte[] extras(String type, int maxAttempts, RetryPolicy retryPolicy) {
+        if (type == null && maxAttempts == 0 && retryPolicy == null) {
+            return null;
+        }
+        byte[] typeBytes = type == null ? null : Utf8.encode(type);
+        int flags = 0;
+        int size = 1;
+        if (typeBytes != null) {
+            flags |= EXTRA_TYPE;
+            size += 2 + typeBytes.length;
+        }
+        if (maxAttempts != 0) {
+            flags |= EXTRA_MAX_ATTEMPTS;
+            size += 2;
+        }
+        if (retryPolicy != null) {
+            flags |= EXTRA_RETRY_POLICY;
+            size += 28;
+        }
+        ByteBuffer out = ByteBuffer.allocate(size);
+        out.put((byte) flags);
+        if (typeBytes != null) {
+            putText(out, typeBytes);
+        }
+        if (maxAttempts != 0) {
+            out.putShort((short) maxAttempts);
+        }
+        if (retryPolicy != null) {
+            putInt6(out, retryPolicy.initialDelay().toMillis());
+            out.putDouble(retryPolicy.multiplier());
+            putInt6(out, retryPolicy.maxDelay().toMillis());
+            out.putDouble(retryPolicy.jitter());
+        }
         return out.array();
     }
 
@@ -110,7 +173,8 @@ public final class TaskRecords {
         byte[] code = Utf8.encode(task.partition().code());
         byte[] error = task.lastError() == null ? null : Utf8.encode(task.lastError());
         byte[][] headerBytes = new byte[task.headers().size() * 2][];
-        int size = 13 + 2 + code.length + 1 + task.payload().length;
+        byte[] extras = extras(task.type(), task.maxAttempts(), task.retryPolicy());
+        int size = 13 + 2 + code.length + 1 + (extras == null ? 0 : extras.length) + task.payload().length;
         int h = 0;
         for (Map.Entry<String, String> header : task.headers().entrySet()) {
             headerBytes[h] = Utf8.encode(header.getKey());
@@ -169,11 +233,7 @@ public final class TaskRecords {
         if (dead) {
             putInt6(out, stored.at());
         }
-        putText(out, code);
-        out.put((byte) task.headers().size());
-        for (byte[] text : headerBytes) {
-            putText(out, text);
-        }
+        putHeaders(out, code, headerBytes, extras);
         out.put(task.payload());
         return out.array();
     }
@@ -196,7 +256,7 @@ public final class TaskRecords {
     private static Stored decode(byte[] id, byte[] record, int attemptsAdded) {
         try {
             return decode(Utf8.decode(id), ByteBuffer.wrap(record), attemptsAdded);
-        } catch (BufferUnderflowException | IllegalArgumentException | QueueDataException e) {
+        } catch (BufferUnderflowException | IllegalArgumentException | QueueDataException | InvalidInputException e) {
             throw new QueueDataException("task record of '" + new String(id, StandardCharsets.UTF_8)
                     + "' is damaged (" + record.length + " bytes)", e);
         }
@@ -223,14 +283,34 @@ public final class TaskRecords {
         }
         Partition partition = Partition.of(readText(in));
         int headerCount = in.get() & 0xff;
+        boolean extended = (headerCount & HEADERS_EXTENDED) != 0;
+        headerCount &= ~HEADERS_EXTENDED;
         Map<String, String> headers = new LinkedHashMap<>();
         for (int i = 0; i < headerCount; i++) {
             headers.put(readText(in), readText(in));
         }
+        String type = null;
+        int maxAttempts = 0;
+        RetryPolicy retryPolicy = null;
+        if (extended) {
+            int extras = in.get() & 0xff;
+            if ((extras & EXTRA_TYPE) != 0) {
+                type = readText(in);
+            }
+            if ((extras & EXTRA_MAX_ATTEMPTS) != 0) {
+                maxAttempts = (int) readLong(in, 2);
+            }
+            if ((extras & EXTRA_RETRY_POLICY) != 0) {
+                Duration initial = Duration.ofMillis(readLong(in, 6));
+                double multiplier = in.getDouble();
+                Duration max = Duration.ofMillis(readLong(in, 6));
+                retryPolicy = new RetryPolicy(initial, multiplier, max, in.getDouble());
+            }
+        }
         byte[] payload = new byte[in.remaining()];
         in.get(payload);
         Task task = new Task(TaskId.of(id), partition, Priority.of(priority), payload, headers, seq, attempts,
-                publishedAt, dueAt, readyAt, lastError, reclaimCause);
+                publishedAt, dueAt, readyAt, lastError, reclaimCause, type, maxAttempts, retryPolicy);
         return new Stored(task, state, holder, at);
     }
 

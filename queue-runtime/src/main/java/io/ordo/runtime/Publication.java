@@ -3,6 +3,8 @@ package io.ordo.runtime;
 import io.ordo.domain.NewTask;
 import io.ordo.domain.Partition;
 import io.ordo.domain.Priority;
+import io.ordo.domain.QueueSettings;
+import io.ordo.domain.RetryPolicy;
 import io.ordo.domain.TaskId;
 import io.ordo.domain.Validate;
 
@@ -14,18 +16,21 @@ import java.util.Map;
 
 /**
  * A typed payload on its way into a partition, with the id, priority, delay (or instant to run at) and
- * headers it will be published with. The id is fixed when the publication is made, so a caller can retry a publish
+ * headers it will be published with, and optionally its type (null: the publisher's), its own attempts limit (0: the queue's)
+ * and its own backoff (null: the worker's). The id is fixed when the publication is made, so a caller can retry a publish
  * of the same publication and get {@code DUPLICATE} instead of a second task.
  *
  * <pre>{@code
  * Publication.of(Partition.ordered("account-42"), new Deposit(100))
  *         .withId("deposit-7")
  *         .withPriority(5)
- *         .withDelay(Duration.ofSeconds(30));
+ *         .withDelay(Duration.ofSeconds(30))
+ *         .withMaxAttempts(3);
  * }</pre>
  */
 public record Publication<T>(TaskId id, Partition partition, T payload, Priority priority, Duration delay,
-                             Map<String, String> headers, Instant runAt) {
+                             Map<String, String> headers, String type, int maxAttempts, RetryPolicy retryPolicy,
+                             Instant runAt) {
 
     public Publication {
         Validate.notNull("id", id);
@@ -39,6 +44,12 @@ public record Publication<T>(TaskId id, Partition partition, T payload, Priority
             Validate.notNull("headers[" + name + "]", value);
         });
         headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
+        if (type != null) {
+            Validate.text("type", type, NewTask.MAX_TYPE_LENGTH);
+        }
+        if (maxAttempts != 0) {
+            Validate.range("maxAttempts", maxAttempts, 1, QueueSettings.MAX_ATTEMPTS_LIMIT);
+        }
         if (runAt != null && !delay.isZero()) {
             throw new io.ordo.domain.InvalidInputException("runAt", "give a delay or an instant to run at, not both");
         }
@@ -46,13 +57,14 @@ public record Publication<T>(TaskId id, Partition partition, T payload, Priority
 
     /** A publication due {@code delay} after its publish. */
     public Publication(TaskId id, Partition partition, T payload, Priority priority, Duration delay,
-                       Map<String, String> headers) {
-        this(id, partition, payload, priority, delay, headers, null);
+                       Map<String, String> headers, String type, int maxAttempts, RetryPolicy retryPolicy) {
+        this(id, partition, payload, priority, delay, headers, type, maxAttempts, retryPolicy, null);
     }
 
     /** A publication with a fresh random id, the default priority, no delay and no headers. */
     public static <T> Publication<T> of(Partition partition, T payload) {
-        return new Publication<>(TaskId.random(), partition, payload, Priority.DEFAULT, Duration.ZERO, Map.of());
+        return new Publication<>(TaskId.random(), partition, payload, Priority.DEFAULT, Duration.ZERO, Map.of(), null, 0,
+                null);
     }
 
     /** The caller's id: the idempotency key of the task. */
@@ -61,27 +73,45 @@ public record Publication<T>(TaskId id, Partition partition, T payload, Priority
     }
 
     public Publication<T> withId(TaskId newId) {
-        return new Publication<>(newId, partition, payload, priority, delay, headers, runAt);
+        return new Publication<>(newId, partition, payload, priority, delay, headers, type, maxAttempts, retryPolicy, runAt);
     }
 
     public Publication<T> withPriority(int newPriority) {
-        return new Publication<>(id, partition, payload, Priority.of(newPriority), delay, headers, runAt);
+        return new Publication<>(id, partition, payload, Priority.of(newPriority), delay, headers, type, maxAttempts, retryPolicy, runAt);
     }
 
     /** Due this long after publish (instead of an instant to run at). */
     public Publication<T> withDelay(Duration newDelay) {
-        return new Publication<>(id, partition, payload, priority, newDelay, headers, null);
+        return new Publication<>(id, partition, payload, priority, newDelay, headers, type, maxAttempts, retryPolicy, null);
     }
 
     /** Due at this instant by the store's clock, at once if it has passed (instead of a delay). */
     public Publication<T> withRunAt(Instant newRunAt) {
-        return new Publication<>(id, partition, payload, priority, Duration.ZERO, headers,
+        return new Publication<>(id, partition, payload, priority, Duration.ZERO, headers, type, maxAttempts, retryPolicy,
                 Validate.notNull("runAt", newRunAt));
     }
 
     public Publication<T> withHeader(String name, String value) {
         Map<String, String> newHeaders = new LinkedHashMap<>(headers);
         newHeaders.put(name, value);
-        return new Publication<>(id, partition, payload, priority, delay, newHeaders, runAt);
+        return new Publication<>(id, partition, payload, priority, delay, newHeaders, type, maxAttempts, retryPolicy, runAt);
+    }
+
+    /** Published with this type instead of the publisher's (a worker routes by it: {@code TaskRouter}). */
+    public Publication<T> withType(String newType) {
+        return new Publication<>(id, partition, payload, priority, delay, headers, Validate.notNull("type", newType),
+                maxAttempts, retryPolicy, runAt);
+    }
+
+    /** At most this many deliveries before it becomes a dead letter, in place of the queue's {@code maxAttempts}. */
+    public Publication<T> withMaxAttempts(int newMaxAttempts) {
+        return new Publication<>(id, partition, payload, priority, delay, headers, type,
+                Validate.range("maxAttempts", newMaxAttempts, 1, QueueSettings.MAX_ATTEMPTS_LIMIT), retryPolicy, runAt);
+    }
+
+    /** Retried after this backoff instead of the worker's, when its handler throws. */
+    public Publication<T> withRetryPolicy(RetryPolicy newRetryPolicy) {
+        return new Publication<>(id, partition, payload, priority, delay, headers, type, maxAttempts,
+                Validate.notNull("retryPolicy", newRetryPolicy), runAt);
     }
 }

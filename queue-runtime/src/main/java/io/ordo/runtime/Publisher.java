@@ -4,6 +4,7 @@ import io.ordo.domain.InvalidInputException;
 import io.ordo.domain.NewTask;
 import io.ordo.domain.Partition;
 import io.ordo.domain.TaskId;
+import io.ordo.domain.TaskTypes;
 import io.ordo.domain.Validate;
 import io.ordo.ports.PayloadCodec;
 import io.ordo.ports.PublishReceipt;
@@ -15,6 +16,8 @@ import java.util.List;
 /**
  * Publishes typed payloads to one queue: encodes them with the codec and hands them to the store.
  * A call is one atomic publish: a batch is written whole or, if any task is invalid, not at all.
+ * Each task gets a type (a worker routes by it: {@code TaskRouter}): the publication's if it names one,
+ * else the publisher's: by default the payload's class's simple name ({@link TaskTypes#of}).
  *
  * <pre>{@code
  * Publisher<Deposit> deposits = new Publisher<>(store, new JacksonPayloadCodec());
@@ -30,7 +33,10 @@ public final class Publisher<T> {
     private final TaskPublishing store;
     private final PayloadCodec codec;
     private final PublishInterceptor interceptor;
+    /** The type of tasks whose publication names none; null: the payload's class's. */
+    private final String type;
 
+    /** Publishes each task with the type its publication names, else its payload's class's simple name. */
     public Publisher(TaskPublishing store, PayloadCodec codec) {
         this(store, codec, List.of());
     }
@@ -40,9 +46,23 @@ public final class Publisher<T> {
      * one outermost (tracing, say: {@code ordo-tracing-otel}).
      */
     public Publisher(TaskPublishing store, PayloadCodec codec, List<PublishInterceptor> interceptors) {
+        this(store, codec, interceptors, null);
+    }
+
+    /** Publishes each task with the type its publication names, else {@code type}. */
+    public Publisher(TaskPublishing store, PayloadCodec codec, String type) {
+        this(store, codec, List.of(), Validate.notNull("type", type));
+    }
+
+    /**
+     * Publishes each task with the type its publication names, else {@code type} (null: the payload's
+     * class's simple name), through {@code interceptors}.
+     */
+    public Publisher(TaskPublishing store, PayloadCodec codec, List<PublishInterceptor> interceptors, String type) {
         this.store = Validate.notNull("store", store);
         this.codec = Validate.notNull("codec", codec);
         this.interceptor = PublishInterceptor.chain(interceptors);
+        this.type = type == null ? null : Validate.text("type", type, NewTask.MAX_TYPE_LENGTH);
     }
 
     /** Publishes one payload with a generated id, the default priority and no delay. */
@@ -93,7 +113,10 @@ public final class Publisher<T> {
     }
 
     private NewTask toTask(Publication<? extends T> publication) {
+        String taskType = publication.type() != null ? publication.type()
+                : type != null ? type : TaskTypes.of(publication.payload().getClass());
         return new NewTask(publication.id(), publication.partition(), publication.priority(),
-                codec.encode(publication.payload()), publication.delay(), publication.headers(), publication.runAt());
+                codec.encode(publication.payload()), publication.delay(), publication.headers(), taskType,
+                publication.maxAttempts(), publication.retryPolicy(), publication.runAt());
     }
 }

@@ -19,8 +19,8 @@ import java.util.random.RandomGenerator;
 
 /**
  * Wires {@link Workers} on top of a backend's module: the backend binds the {@link TaskStoreFactory}
- * and a {@link Clock} (the in-memory module binds its clock; with a Redis module bind
- * {@code Clock.system()}); this module adds the JSON codec, randomness, a wall-time scheduler and
+ * and a {@link Clock} (the in-memory module its clock, the Redis modules the system clock unless given
+ * one); this module adds the JSON codec, randomness, a wall-time scheduler and
  * the meter registry (docs/decisions/worker-wiring.md). Publishers and workers made by {@link Workers}
  * pass through every {@link PublishInterceptor} and {@link DeliveryInterceptor} another module adds to
  * their set bindings ({@code Multibinder}), in the order added. Opens nothing in {@code configure()}.

@@ -6,6 +6,8 @@ import io.ordo.domain.Lease;
 import io.ordo.domain.Partition;
 import io.ordo.domain.QueueName;
 import io.ordo.domain.QueueSettings;
+import io.ordo.domain.RetryPolicy;
+import io.ordo.domain.Task;
 import io.ordo.domain.TaskId;
 import io.ordo.domain.TaskState;
 import io.ordo.inmemory.InMemoryTaskStoreFactory;
@@ -168,5 +170,54 @@ class PublisherTest {
         List<Lease> leases = store.consume(WORKER, 1, Duration.ZERO);
         assertThat(leases).hasSize(1);
         return leases.get(0);
+    }
+
+    @Test
+    void a_task_gets_its_payload_classs_simple_name_as_type_unless_the_publisher_or_publication_names_one() {
+        deposits.publish(Publication.of(AUDIT, new Deposit("a", 1)).withId("by-class"));
+        new Publisher<Deposit>(store, codec, "deposit-v2").publish(Publication.of(AUDIT, new Deposit("a", 2)).withId("by-publisher"));
+        new Publisher<Deposit>(store, codec, "deposit-v2")
+                .publish(Publication.of(AUDIT, new Deposit("a", 3)).withId("by-publication").withType("refund"));
+        new Publisher<Object>(store, codec).publish(Publication.of(AUDIT, (Object) new Object() {
+            public final int n = 1;
+        }).withId("anonymous"));
+
+        assertThat(typeOf("by-class")).isEqualTo("Deposit");
+        assertThat(typeOf("by-publisher")).isEqualTo("deposit-v2");
+        assertThat(typeOf("by-publication")).isEqualTo("refund");
+        assertThat(typeOf("anonymous")).matches("PublisherTest\\$\\d+");
+    }
+
+    @Test
+    void a_publication_carries_its_own_attempts_limit_and_backoff_to_the_task() {
+        RetryPolicy fixed = new RetryPolicy(Duration.ofSeconds(3), 1.0, Duration.ofSeconds(3), 0.0);
+
+        deposits.publish(Publication.of(AUDIT, new Deposit("a", 1)).withId("own").withMaxAttempts(2).withRetryPolicy(fixed));
+        deposits.publish(Publication.of(AUDIT, new Deposit("a", 1)).withId("queue-s"));
+
+        Task own = store.get(TaskId.of("own")).orElseThrow().task();
+        assertThat(own.maxAttempts()).isEqualTo(2);
+        assertThat(own.retryPolicy()).isEqualTo(fixed);
+        Task queues = store.get(TaskId.of("queue-s")).orElseThrow().task();
+        assertThat(queues.maxAttempts()).isZero();
+        assertThat(queues.retryPolicy()).isNull();
+    }
+
+    @Test
+    void a_bad_type_or_attempts_limit_is_refused_naming_the_field_and_nothing_is_published() {
+        Publication<Deposit> publication = Publication.of(AUDIT, new Deposit("a", 1));
+        assertThatThrownBy(() -> publication.withType("tab\there")).isInstanceOfSatisfying(InvalidInputException.class,
+                e -> assertThat(e.field()).isEqualTo("type"));
+        assertThatThrownBy(() -> new Publisher<Deposit>(store, codec, "")).isInstanceOfSatisfying(InvalidInputException.class,
+                e -> assertThat(e.field()).isEqualTo("type"));
+        for (int bad : new int[] {0, -1, 1001}) {
+            assertThatThrownBy(() -> publication.withMaxAttempts(bad)).isInstanceOfSatisfying(InvalidInputException.class,
+                    e -> assertThat(e.field()).isEqualTo("maxAttempts"));
+        }
+        assertThat(store.stats().publishedTotal()).isZero();
+    }
+
+    private String typeOf(String id) {
+        return store.get(TaskId.of(id)).orElseThrow().task().type();
     }
 }

@@ -28,6 +28,7 @@ import io.ordo.tck.contract.SchedulesContract;
 import io.ordo.tck.contract.SettingsContract;
 import io.ordo.tck.contract.StatsContract;
 import io.ordo.tck.contract.StoreCharacteristics;
+import io.ordo.tck.contract.TaskTypeAndAttemptsContract;
 import org.junit.jupiter.api.Nested;
 
 /**
@@ -188,6 +189,13 @@ public abstract class TaskStoreCompatibilityKit {
     @Nested
     class Settings extends SettingsContract {
         Settings() {
+            super(TaskStoreCompatibilityKit.this::createStore);
+        }
+    }
+
+    @Nested
+    class TaskTypeAndAttempts extends TaskTypeAndAttemptsContract {
+        TaskTypeAndAttempts() {
             super(TaskStoreCompatibilityKit.this::createStore);
         }
     }

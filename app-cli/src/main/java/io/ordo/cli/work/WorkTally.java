@@ -30,7 +30,8 @@ public final class WorkTally implements WorkerListener {
     /** Tasks returned to the queue unprocessed, for whatever reason. */
     public long returned() {
         return count(Settlement.RELEASED) + count(Settlement.RETURNED_WITH_BATCH) + count(Settlement.LEASE_LOST)
-                + count(Settlement.ABANDONED) + count(Settlement.RATE_LIMITED) + count(Settlement.TIMED_OUT);
+                + count(Settlement.ABANDONED) + count(Settlement.RATE_LIMITED) + count(Settlement.TIMED_OUT)
+                + count(Settlement.PASSED_ON);
     }
 
     /** {@code 120 processed, 3 retried, 1 dead-lettered, 4 returned}. */

@@ -4,10 +4,12 @@ import com.google.inject.Guice;
 import com.google.inject.Injector;
 import com.google.inject.Module;
 import io.ordo.domain.ConsumerId;
+import io.ordo.domain.InvalidInputException;
 import io.ordo.domain.Lease;
 import io.ordo.domain.NewTask;
 import io.ordo.domain.Partition;
 import io.ordo.domain.QueueName;
+import io.ordo.ports.Clock;
 import io.ordo.ports.QueueCapacityException;
 import io.ordo.ports.QueueDataException;
 import io.ordo.ports.QueueUnavailableException;
@@ -49,8 +51,11 @@ public abstract class RedisBackendKit {
     /** The backend's store factory. */
     protected abstract RedisTaskStoreFactory createFactory(RedisOptions options);
 
-    /** The backend's Guice module. */
+    /** The backend's Guice module, on the system clock. */
     protected abstract Module queueModule(RedisOptions options);
+
+    /** The backend's Guice module, binding the clock given. */
+    protected abstract Module queueModule(RedisOptions options, Clock clock);
 
     private static QueueName freshQueue() {
         return QueueName.of("kit-" + UUID.randomUUID());
@@ -424,6 +429,26 @@ public abstract class RedisBackendKit {
             } finally {
                 factory.close();
             }
+        }
+
+        @Test
+        void the_module_binds_the_system_clock_unless_given_one(RedisServer server) {
+            RedisOptions options = RedisOptions.create(server.uri());
+            Clock given = () -> 42L;
+
+            long before = System.currentTimeMillis();
+            long bound = Guice.createInjector(queueModule(options)).getInstance(Clock.class).millis();
+            long after = System.currentTimeMillis();
+
+            assertThat(bound).isBetween(before, after);
+            assertThat(Guice.createInjector(queueModule(options, given)).getInstance(Clock.class)).isSameAs(given);
+        }
+
+        @Test
+        void the_module_refuses_a_missing_clock_naming_it(RedisServer server) {
+            assertThatThrownBy(() -> queueModule(RedisOptions.create(server.uri()), null))
+                    .isInstanceOf(InvalidInputException.class)
+                    .hasMessageStartingWith("clock:");
         }
 
         @Test

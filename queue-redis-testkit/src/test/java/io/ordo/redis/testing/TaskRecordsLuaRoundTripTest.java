@@ -3,15 +3,18 @@ package io.ordo.redis.testing;
 import io.ordo.domain.Partition;
 import io.ordo.domain.Priority;
 import io.ordo.domain.ReclaimCause;
+import io.ordo.domain.RetryPolicy;
 import io.ordo.domain.Task;
 import io.ordo.domain.TaskId;
 import io.ordo.redis.RedisLibrary;
 import io.ordo.redis.TaskRecords;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
@@ -38,7 +41,7 @@ class TaskRecordsLuaRoundTripTest {
     private static final String LUA_DECODE = SHARED + HEX_HELPERS + """
             local r = O.decode(unhex(ARGV[1]))
             return { hex(O.encode(r)), r.state, r.seq, r.published, r.priority, r.attempts, r.due, r.ready,
-                r.error or false, r.cause or false, r.at or false, r.code }
+                r.error or false, r.cause or false, r.at or false, r.code, O.max_attempts(r, 0) }
             """;
     /** Lua writes a record from its fields. */
     private static final String LUA_ENCODE = SHARED + HEX_HELPERS + """
@@ -65,7 +68,38 @@ class TaskRecordsLuaRoundTripTest {
                 dead(task("hung", Partition.ordered("o"), Priority.MIN, Map.of(), binary, 7, 5, T, T, T,
                         "processing timed out after 60000 ms", ReclaimCause.PROCESSING_TIMED_OUT), T + 60_000),
                 dead(task("failed", Partition.regular("p"), 3, Map.of("k", ""), "{}".getBytes(StandardCharsets.UTF_8),
-                        8, 1, T, T + 100, T + 100, "", null), T + 7));
+                        8, 1, T, T + 100, T + 100, "", null), T + 7),
+                waiting(withExtras(task("typed", Partition.regular("p"), 0, Map.of(), new byte[0], 9, 0, T, T, T, null, null),
+                        "deposit", 0, null)),
+                waiting(withExtras(task("own-limit", Partition.ordered("acct-ü"), -7, headers, binary, 10, 2, T, T, T + 3,
+                        "no", null), null, 2, null)),
+                waiting(withExtras(task("own-backoff", Partition.regular("p"), 0, Map.of(), binary, 11, 0, T, T, T, null, null),
+                        null, 0, new RetryPolicy(Duration.ofMillis(250), 1.5, Duration.ofSeconds(90), 0.125))),
+                dead(withExtras(task("all-three", Partition.ordered("o"), 5, headers, "{}".getBytes(StandardCharsets.UTF_8), 12, 1000,
+                        T, T, T, "consumer w-2 stopped heartbeating", ReclaimCause.HOLDER_STOPPED_HEARTBEATING),
+                        "Überweisung 💸", 1000, RetryPolicy.DEFAULT), T + 9));
+    }
+
+    /**
+     * A record written before tasks had a type or their own attempts and backoff: its header count holds only
+     * the count, and it reads as a task with none of them, in Java and in Lua.
+     */
+    @Test
+    void a_record_without_extras_reads_as_a_task_without_type_or_overrides(RedisServer server) {
+        // flags 0, seq 1, publishedAt T; code "p"; one header "k"="v"; payload "{}"
+        byte[] record = HexFormat.of().parseHex("00" + "000000000001" + Long.toHexString(0x1_0000_0000_0000L | T).substring(1)
+                + "000170" + "01" + "00016b" + "000176" + "7b7d");
+
+        Task task = TaskRecords.decode("old".getBytes(StandardCharsets.UTF_8), record).task();
+
+        assertThat(task.headers()).containsExactly(Map.entry("k", "v"));
+        assertThat(task.payload()).isEqualTo("{}".getBytes(StandardCharsets.UTF_8));
+        assertThat(task.type()).isNull();
+        assertThat(task.maxAttempts()).isZero();
+        assertThat(task.retryPolicy()).isNull();
+        List<?> lua = (List<?>) server.command("EVAL", LUA_DECODE, "0", HexFormat.of().formatHex(record));
+        assertThat(lua.get(0)).as("Lua's record").isEqualTo(HexFormat.of().formatHex(record));
+        assertThat(lua.get(12)).as("Lua's attempts limit of the task").isEqualTo(0L);
     }
 
     @ParameterizedTest
@@ -81,7 +115,8 @@ class TaskRecordsLuaRoundTripTest {
         List<Object> expected = new ArrayList<>(Arrays.asList(null, (long) stored.state(), task.seq(), task.publishedAt(),
                 (long) task.priority().value(), (long) task.attempts(), task.dueAt(), task.readyAt(), task.lastError(),
                 task.reclaimCause() == null ? null : (long) task.reclaimCause().code(),
-                stored.state() == TaskRecords.STATE_DEAD ? stored.at() : null, task.partition().code()));
+                stored.state() == TaskRecords.STATE_DEAD ? stored.at() : null, task.partition().code(),
+                (long) task.maxAttempts()));
         assertThat(lua.subList(1, lua.size())).isEqualTo(expected.subList(1, expected.size()));
         assertThat(TaskRecords.decode(id(task), record)).isEqualTo(stored);
     }
@@ -111,8 +146,15 @@ class TaskRecordsLuaRoundTripTest {
     private static Task task(String id, Partition partition, int priority, Map<String, String> headers, byte[] payload,
                              long seq, int attempts, long publishedAt, long dueAt, long readyAt, String lastError,
                              ReclaimCause cause) {
-        return new Task(TaskId.of(id), partition, Priority.of(priority), payload, headers, seq, attempts, publishedAt,
-                dueAt, readyAt, lastError, cause);
+        return new Task(TaskId.of(id), partition, Priority.of(priority), payload, headers, seq, attempts,
+                publishedAt, dueAt, readyAt, lastError, cause);
+    }
+
+    /** The task with a type, its own attempts limit and backoff (each absent when null or 0). */
+    private static Task withExtras(Task task, String type, int maxAttempts, RetryPolicy retryPolicy) {
+        return new Task(task.id(), task.partition(), task.priority(), task.payload(), task.headers(), task.seq(),
+                task.attempts(), task.publishedAt(), task.dueAt(), task.readyAt(), task.lastError(), task.reclaimCause(),
+                type, maxAttempts, retryPolicy);
     }
 
     private static TaskRecords.Stored waiting(Task task) {
@@ -127,9 +169,13 @@ class TaskRecordsLuaRoundTripTest {
         return task.id().value().getBytes(StandardCharsets.UTF_8);
     }
 
-    /** The record's tail (code, headers, payload) as Java writes it last: the part Lua keeps as it is. */
+    /** The record's tail (code, headers, extras, payload) as Java writes it last: the part Lua keeps as it is. */
     private static byte[] tail(Task task) {
         int length = 2 + utf8(task.partition().code()) + 1 + task.payload().length;
+        if (task.type() != null || task.maxAttempts() != 0 || task.retryPolicy() != null) {
+            length += 1 + (task.type() == null ? 0 : 2 + utf8(task.type())) + (task.maxAttempts() == 0 ? 0 : 2)
+                    + (task.retryPolicy() == null ? 0 : 28);
+        }
         for (Map.Entry<String, String> header : task.headers().entrySet()) {
             length += 4 + utf8(header.getKey()) + utf8(header.getValue());
         }

@@ -15,7 +15,7 @@ local returned, buried, timed_out = 0, 0, 0
 
 -- back in place with the attempt counted, or a dead letter once out of attempts
 local function take_back_crashed(id, r, reason, cause)
-    if r.attempts >= s.max_attempts then
+    if r.attempts >= O.max_attempts(r, s.max_attempts) then
         bury(id, r, reason, cause)
         buried = buried + 1
     else

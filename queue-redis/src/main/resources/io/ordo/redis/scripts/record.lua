@@ -11,13 +11,35 @@ local FLAG_PRIORITY = O.FLAG_PRIORITY
 -- ---------------------------------------------------------------- the task record
 -- flags(1) seq(6) publishedAt(6) [priority+1000(2)] [attempts(2)] [dueAt(6)] [readyAt(6)]
 -- [lastError: len(2) bytes] [reclaim cause(1): the last error came from reclaim] [dead: deadAt(6)]
--- tail: code len(2) bytes, header count(1) headers, payload. The tail never changes after publish.
+-- tail: code len(2) bytes, header count(1) headers, [extras], payload. The tail never changes after publish.
+-- A header count with O.HEADERS_EXTENDED added says extras follow the headers: flags(1) [type: len(2)
+-- bytes] [maxAttempts(2)] [retry policy(28)] (TaskRecords); a task with none has no extras.
 -- A consume does not rewrite the record: while a task is in flight its record keeps the attempts of
 -- the deliveries before this one, and the lease lives in the holder's `f:` hash.
 
 function O.tail_code(tail)
     local n = struct.unpack('>I2', tail)
     return string.sub(tail, 3, 2 + n)
+end
+
+-- The task's own attempts limit (record decoded), or `default` (the queue's) when it has none. Reads the
+-- tail only when its header count says extras follow: a task without them pays one byte read.
+function O.max_attempts(r, default)
+    local tail = r.tail
+    local pos = 3 + #r.code
+    local count = string.byte(tail, pos)
+    if count < O.HEADERS_EXTENDED then return default end
+    pos = pos + 1
+    for _ = 1, 2 * (count - O.HEADERS_EXTENDED) do -- names and values
+        pos = pos + 2 + struct.unpack('>I2', tail, pos)
+    end
+    local extras = string.byte(tail, pos)
+    pos = pos + 1
+    if extras % (2 * O.EXTRA_MAX_ATTEMPTS) < O.EXTRA_MAX_ATTEMPTS then return default end
+    if extras % (2 * O.EXTRA_TYPE) >= O.EXTRA_TYPE then
+        pos = pos + 2 + struct.unpack('>I2', tail, pos)
+    end
+    return (struct.unpack('>H', tail, pos))
 end
 
 function O.decode(s)

@@ -19,7 +19,7 @@ local reply, named = give_back(consumer, ids, function(id, r, is_named)
         put_waiting(id, r)
         return 3
     end
-    if r.attempts >= max_attempts then
+    if r.attempts >= O.max_attempts(r, max_attempts) then
         bury(id, r, reason)
         return 2
     end

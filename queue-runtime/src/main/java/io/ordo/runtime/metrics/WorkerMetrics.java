@@ -54,6 +54,7 @@ public final class WorkerMetrics implements WorkerListener {
         returned.put(Settlement.LEASE_LOST, returnedCounter("lease_lost"));
         returned.put(Settlement.ABANDONED, returnedCounter("abandoned"));
         returned.put(Settlement.TIMED_OUT, returnedCounter("timed_out"));
+        returned.put(Settlement.PASSED_ON, returnedCounter("passed_on"));
         failedWithError = failedCounter("error");
         failedRetryAfter = failedCounter("retry_after");
         failedExplicitly = failedCounter("fail");

@@ -35,6 +35,15 @@ public sealed interface Outcome {
         return new RateLimited(blockFor, reason);
     }
 
+    /**
+     * Not this worker's to handle (a {@link TaskRouter} with no handler for its type): after {@code after}
+     * the task goes back unprocessed, its attempt not counted, for a worker that can. The wait keeps a
+     * worker from taking the same task back at once, over and over.
+     */
+    static Outcome passOn(Duration after, String reason) {
+        return new PassOn(after, reason);
+    }
+
     /** The handler did its work. */
     enum Success implements Outcome {
         INSTANCE
@@ -49,6 +58,13 @@ public sealed interface Outcome {
 
     record Fail(String reason) implements Outcome {
         public Fail {
+            reason = Reasons.truncate(reason);
+        }
+    }
+
+    record PassOn(Duration after, String reason) implements Outcome {
+        public PassOn {
+            Validate.duration("after", after, Rejection.MAX_DURATION);
             reason = Reasons.truncate(reason);
         }
     }

@@ -8,6 +8,8 @@ public enum Settlement {
     RETRIED,
     /** Back in the queue unprocessed, its partition blocked for a while; the attempt did not count. */
     RATE_LIMITED,
+    /** Not this worker's (no handler for its type): back in the queue unprocessed, the attempt not counted. */
+    PASSED_ON,
     /** Out of attempts, failed explicitly, or its payload could not be decoded: now a dead letter. */
     DEAD_LETTERED,
     /** Never ran: an earlier task of its ordered batch was returned and took it along (SPEC rule 5). */

@@ -113,7 +113,35 @@ final class Settler {
         if (outcome instanceof Outcome.RetryAfter retry) {
             return reject(task, Rejection.retryAfter(retry.delay(), retry.reason()), rest);
         }
+        if (outcome instanceof Outcome.PassOn passOn) {
+            return passOn(task, passOn, rest);
+        }
         return rateLimit(task, (Outcome.RateLimited) outcome, rest);
+    }
+
+    /**
+     * Waits {@code after} on the handler's thread (cut short when the grace period ends), then returns the
+     * task and the rest of its batch unprocessed, the attempt not counted, for a worker that can handle it.
+     */
+    private boolean passOn(HeldTask task, Outcome.PassOn passOn, List<HeldTask> rest) {
+        pause.await(passOn.after());
+        Lease lease = task.lease;
+        List<HeldTask> batch = claimQueued(rest);
+        List<TaskId> ids = new ArrayList<>();
+        ids.add(lease.id());
+        batch.forEach(later -> ids.add(later.lease.id()));
+        Map<TaskId, ReleaseOutcome> released = call(() -> store.release(lease.consumer(), ids));
+        if (released == null) {
+            unsettled(task);
+            batch.forEach(this::unsettled);
+            return false;
+        }
+        settled(task, released.get(lease.id()) == ReleaseOutcome.RELEASED ? Settlement.PASSED_ON : Settlement.LEASE_LOST);
+        for (HeldTask later : batch) {
+            settled(later, released.get(later.lease.id()) == ReleaseOutcome.RELEASED
+                    ? Settlement.RETURNED_WITH_BATCH : Settlement.LEASE_LOST);
+        }
+        return false;
     }
 
     /**

@@ -2,7 +2,8 @@ package io.ordo.runtime.worker;
 
 /**
  * Processes one task's payload. Returning {@link Outcome#success()} acks the task; throwing retries
- * it with the worker's backoff (a dead letter once the queue's {@code maxAttempts} is used up); the
+ * it with the worker's backoff, or the task's own if it was published with one (a dead letter once the
+ * queue's {@code maxAttempts}, or the task's own limit, is used up); the
  * other outcomes ask for a retry after a given delay, a dead letter at once, or a rate-limit pause.
  *
  * <pre>{@code

@@ -11,7 +11,6 @@ import org.slf4j.Logger;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.BooleanSupplier;
-import java.util.function.IntFunction;
 import java.util.function.Supplier;
 
 /**
@@ -35,19 +34,19 @@ final class TaskRunner<T> {
     private final Supplier<Duration> heartbeatTtl;
     private final WorkerListener listener;
     private final HandlerFailureLog failures;
-    private final IntFunction<Duration> retryDelay;
+    private final Backoff retryDelay;
     private final BooleanSupplier stopping;
     private final DeliveryInterceptor interceptor;
 
     /**
      * @param heartbeatTtl the queue's heartbeat TTL as last heard: a name not renewed for that long has lost its leases
-     * @param retryDelay   the backoff after a task's so many attempts
+     * @param retryDelay   the backoff after a task's so many attempts (the task's own policy, if it has one)
      * @param stopping     whether the worker is shutting down (every task's context asks it)
      * @param interceptor  what every handler run passes through ({@link DeliveryInterceptor#NONE}: nothing)
      */
     TaskRunner(QueueName queue, Logger log, Class<T> type, TaskHandler<? super T> handler, PayloadCodec codec,
                Clock clock, Ticker ticker, Settler settler, TimeoutWatch timeouts, Supplier<Duration> heartbeatTtl,
-               WorkerListener listener, HandlerFailureLog failures, IntFunction<Duration> retryDelay,
+               WorkerListener listener, HandlerFailureLog failures, Backoff retryDelay,
                BooleanSupplier stopping, DeliveryInterceptor interceptor) {
         this.queue = queue;
         this.log = log;
@@ -150,7 +149,7 @@ final class TaskRunner<T> {
 
     /** Any failure of the handler, Errors included, is a failed attempt: the task comes back later. */
     private HandlerResult failed(TaskContext context, Throwable e) {
-        Duration retryIn = retryDelay.apply(context.attempt());
+        Duration retryIn = retryDelay.after(context.task());
         if (!(stopping.getAsBoolean() && e instanceof InterruptedException)) { // interrupted at the grace period's end: no failure
             failures.failed(context.lease(), e, "it is retried in " + retryIn.toMillis()
                     + " ms, or becomes a dead letter if it has no attempts left");

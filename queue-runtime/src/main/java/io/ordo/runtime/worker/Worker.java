@@ -120,6 +120,17 @@ public final class Worker<T> implements AutoCloseable {
         return new Builder<>(store, type, handler);
     }
 
+    /**
+     * A worker that hands each task to the route of its type in {@code router}, each route decoding the
+     * payload with its own class and codec (docs/routing.md); the builder's codec is the router's business.
+     */
+    public static Builder<byte[]> routing(TaskStore store, TaskRouter router) {
+        Builder<byte[]> builder = new Builder<>(store, byte[].class, router);
+        builder.codec = RawPayloads.CODEC;
+        builder.routed = true;
+        return builder;
+    }
+
     // ------------------------------------------------------------------ lifecycle
 
     /** Starts fetching, heartbeating and reaping in the background; never blocks on the backend. */
@@ -290,6 +301,8 @@ public final class Worker<T> implements AutoCloseable {
         private final List<DeliveryInterceptor> interceptors = new ArrayList<>();
         /** Where handler failures are logged; tests look at what is logged through it. */
         private Logger log;
+        /** A {@link TaskRouter} decodes: the worker hands it the payload's bytes. */
+        private boolean routed;
 
         private Builder(TaskStore store, Class<T> type, TaskHandler<? super T> handler) {
             this.store = Validate.notNull("store", store);
@@ -310,6 +323,10 @@ public final class Worker<T> implements AutoCloseable {
 
         /** Default: JSON through {@link JacksonPayloadCodec}. */
         public Builder<T> codec(PayloadCodec value) {
+            if (routed) {
+                throw new IllegalStateException("a routing worker decodes each task with its route's codec: "
+                        + "give the codec to TaskRouter.Builder");
+            }
             codec = Validate.notNull("codec", value);
             return this;
         }

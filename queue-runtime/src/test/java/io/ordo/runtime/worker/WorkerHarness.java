@@ -38,6 +38,7 @@ final class WorkerHarness implements AutoCloseable {
     WorkerOptions.Builder options = WorkerOptions.builder().consumer(CONSUMER).concurrency(2).prefetch(8)
             .retryPolicy(ONE_TWO_FOUR).fetchWait(Duration.ofMillis(20)).gracePeriod(Duration.ofSeconds(5));
     Worker<String> worker;
+    Worker<byte[]> routingWorker;
     /** What every handler run passes through, the first outermost. */
     final List<DeliveryInterceptor> interceptors = new ArrayList<>();
     /** Where the worker logs handler failures and a closed store; the class's logger when null. */
@@ -95,6 +96,17 @@ final class WorkerHarness implements AutoCloseable {
         return worker;
     }
 
+    /** A worker that routes by type with {@code router}, with the harness's options, clock and listener. */
+    Worker<byte[]> startRouting(TaskRouter router) {
+        if (scheduler == null) {
+            scheduler = Scheduler.system();
+        }
+        routingWorker = Worker.routing(store, router).options(options.build()).clock(clock).random(random)
+                .scheduler(scheduler).listener(events).build();
+        routingWorker.start();
+        return routingWorker;
+    }
+
     TaskSnapshot get(String id) {
         return store.get(TaskId.of(id)).orElseThrow(() -> new AssertionError("no task " + id));
     }
@@ -112,6 +124,9 @@ final class WorkerHarness implements AutoCloseable {
     public void close() {
         if (worker != null) {
             worker.stop();
+        }
+        if (routingWorker != null) {
+            routingWorker.stop();
         }
         if (scheduler != null) {
             scheduler.close();

@@ -5,6 +5,7 @@ import io.ordo.domain.NewTask;
 import io.ordo.domain.Partition;
 import io.ordo.domain.RetryPolicy;
 import io.ordo.domain.TaskState;
+import io.ordo.runtime.Publication;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -43,6 +44,31 @@ class WorkerOutcomesTest {
         assertThat(seen).containsExactly("mail-1 attempt 1 in emails");
         assertThat(harness.isGone("mail-1")).isTrue();
         assertThat(harness.store.stats().ackedTotal()).isEqualTo(1);
+    }
+
+    @Test
+    void a_task_published_with_its_own_backoff_and_attempts_limit_is_retried_and_dead_lettered_by_them() {
+        harness.maxAttempts(5);
+        RetryPolicy everyThreeSeconds = new RetryPolicy(Duration.ofSeconds(3), 1.0, Duration.ofSeconds(3), 0.0);
+        harness.publisher.publish(Publication.of(EMAILS, "mail-1").withId("mail-1")
+                .withMaxAttempts(2).withRetryPolicy(everyThreeSeconds));
+        List<Long> attemptTimes = new CopyOnWriteArrayList<>();
+        long start = harness.clock.millis();
+
+        harness.start((payload, context) -> {
+            attemptTimes.add(harness.clock.millis());
+            throw new IllegalStateException("smtp server said 451");
+        });
+
+        Eventually.until("the retry is scheduled", () -> harness.events.count(Settlement.RETRIED) == 1);
+        assertThat(harness.get("mail-1").task().readyAt()).as("its own 3 s, not the worker's 1 s")
+                .isEqualTo(harness.clock.millis() + 3000);
+        harness.clock.advanceMillis(3000);
+        Eventually.until("mail-1 is a dead letter", () -> harness.events.count(Settlement.DEAD_LETTERED) == 1);
+
+        assertThat(attemptTimes).containsExactly(start, start + 3000);
+        assertThat(harness.store.deadLetters(0, 10).items().get(0).attempts()).as("its own 2, not the queue's 5")
+                .isEqualTo(2);
     }
 
     @Test
