@@ -16,7 +16,7 @@ public record MisfirePolicy(Kind kind, int maxRuns) {
     public static final int MAX_CATCH_UP = 1000;
 
     public enum Kind {
-        /** Missed slots are skipped; only a slot found within {@link #GRACE} of its time runs. */
+        /** Missed slots are skipped; only a slot found within {@link MisfirePolicy#GRACE} of its time runs. */
         SKIP,
         /** One task runs for all the slots missed (the latest slot's). */
         RUN_ONCE,
