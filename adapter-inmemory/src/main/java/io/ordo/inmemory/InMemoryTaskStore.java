@@ -2,6 +2,7 @@ package io.ordo.inmemory;
 
 import io.ordo.domain.ConsumerId;
 import io.ordo.domain.DeadLetter;
+import io.ordo.domain.InvalidInputException;
 import io.ordo.domain.Lease;
 import io.ordo.domain.NewTask;
 import io.ordo.domain.Partition;
@@ -10,6 +11,7 @@ import io.ordo.domain.QueueName;
 import io.ordo.domain.QueueSettings;
 import io.ordo.domain.RateLimit;
 import io.ordo.domain.ReclaimCause;
+import io.ordo.domain.Schedule;
 import io.ordo.domain.Task;
 import io.ordo.domain.TaskId;
 import io.ordo.domain.TaskState;
@@ -33,9 +35,12 @@ import io.ordo.ports.RedriveOutcome;
 import io.ordo.ports.RejectOutcome;
 import io.ordo.ports.Rejection;
 import io.ordo.ports.ReleaseOutcome;
+import io.ordo.ports.ScheduleEntry;
+import io.ordo.ports.ScheduleFiring;
 import io.ordo.ports.StoreClosedException;
 import io.ordo.ports.TaskSnapshot;
 import io.ordo.ports.TaskStore;
+import io.ordo.schedules.ScheduleSlots;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -47,6 +52,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -96,6 +102,9 @@ final class InMemoryTaskStore implements TaskStore {
 
     /** Set when the factory is closed; read under the monitor, like everything else. */
     private boolean closed;
+
+    /** The queue's schedules by id, each with its anchor and last slot handled. */
+    private final TreeMap<String, ScheduleEntry> schedules = new TreeMap<>();
 
     InMemoryTaskStore(QueueName queue, Clock clock) {
         this.queue = queue;
@@ -667,9 +676,62 @@ final class InMemoryTaskStore implements TaskStore {
         deadLetteredTotal++;
     }
 
-    /** Whether anything of the queue is kept: tasks, dead letters, counters, consumers, blocks, settings. */
+    // ---------------------------------------------------------------- schedules
+
+    @Override
+    public synchronized boolean putSchedule(Schedule schedule) {
+        ensureOpen();
+        ScheduleSlots.check(Validate.notNull("schedule", schedule));
+        ScheduleEntry old = schedules.get(schedule.id());
+        if (old == null && schedules.size() >= MAX_SCHEDULES) {
+            throw new InvalidInputException("schedule", "a queue keeps at most " + MAX_SCHEDULES + " schedules");
+        }
+        long anchor = schedule.start() != null ? schedule.start().toEpochMilli()
+                : old != null ? old.anchorMillis() : clock.millis();
+        long last = old == null ? anchor - 1 : Math.max(old.lastSlotMillis(), anchor - 1);
+        schedules.put(schedule.id(), new ScheduleEntry(schedule, anchor, last));
+        return old == null;
+    }
+
+    @Override
+    public synchronized boolean removeSchedule(String id) {
+        ensureOpen();
+        Validate.text("id", id, Schedule.MAX_ID_LENGTH);
+        return schedules.remove(id) != null;
+    }
+
+    @Override
+    public synchronized List<ScheduleEntry> schedules() {
+        ensureOpen();
+        return List.copyOf(schedules.values());
+    }
+
+    @Override
+    public synchronized ScheduleFiring fireDueSchedules() {
+        ensureOpen();
+        long now = clock.millis();
+        ScheduleFiring firing = ScheduleFiring.NONE;
+        for (ScheduleEntry entry : List.copyOf(schedules.values())) {
+            Optional<ScheduleSlots.Due> due = ScheduleSlots.due(entry.schedule(), entry.anchorMillis(),
+                    entry.lastSlotMillis(), now);
+            if (due.isEmpty() || entry.schedule().payload().length > settings.maxPayloadBytes()) {
+                continue; // a template over the queue's payload limit waits until the limit or the schedule changes
+            }
+            int created = 0;
+            if (!due.get().slots().isEmpty()) {
+                List<NewTask> tasks = due.get().slots().stream().map(entry.schedule()::taskOf).toList();
+                created = (int) publish(tasks).stream().filter(r -> r.outcome() == PublishOutcome.CREATED).count();
+            }
+            schedules.put(entry.schedule().id(), new ScheduleEntry(entry.schedule(), entry.anchorMillis(),
+                    due.get().newLast()));
+            firing = firing.plus(new ScheduleFiring(1, created));
+        }
+        return firing;
+    }
+
+    /** Whether anything of the queue is kept: tasks, dead letters, counters, consumers, blocks, settings, schedules. */
     synchronized boolean holdsData() {
         return lastSeq > 0 || !dead.isEmpty() || !holdings.isEmpty() || !consumers.isEmpty() || waiting.hasBlocks()
-                || !recentlyAcked.isEmpty() || paused || configured;
+                || !recentlyAcked.isEmpty() || paused || configured || !schedules.isEmpty();
     }
 }

@@ -21,7 +21,8 @@ final class CliTerms {
     private static final Map<String, String> OPTION_OF_FIELD = Map.of(
             "redisUri", "--redis",
             "gracePeriod", "--grace",
-            "consumer", "--consumer");
+            "consumer", "--consumer",
+            "runAt", "--at");
     private static final Pattern CAMEL_CASE_WORD = Pattern.compile("\\b[a-z]+(?:[A-Z][a-z0-9]*)+\\b");
     private static final Pattern ISO_DURATION = Pattern.compile("\\bP(?:-?\\d+D)?(?:T(?:-?\\d+H)?(?:-?\\d+M)?(?:-?\\d+(?:\\.\\d+)?S)?)?\\b");
 

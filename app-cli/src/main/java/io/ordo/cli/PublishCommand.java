@@ -36,6 +36,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -51,6 +52,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
  * <pre>
  * ordo publish --queue orders --partition account-42 --ordered --id deposit-1 '{"cents":100}'
  * ordo publish --queue emails --partition welcome --priority 5 --delay 30s --file signups.jsonl
+ * ordo publish --queue reports --partition daily --at 2026-12-24T09:00:00Z '{"day":"2026-12-24"}'
  * ordo publish --queue orders --partition account-42 --type Deposit --max-attempts 3 '{"cents":100}'
  * </pre>
  */
@@ -94,6 +96,11 @@ final class PublishCommand implements Callable<Integer> {
             description = "Due this long after publish, e.g. 500ms, 30s, 5m, 2h (default: ${DEFAULT-VALUE}).")
     Duration delay;
 
+    @Option(names = "--at", paramLabel = "INSTANT", converter = InstantConverter.class,
+            description = "Due at this instant by the queue's clock, e.g. 2026-12-24T09:00:00Z; at once if past."
+                    + " Instead of --delay.")
+    Instant at;
+
     @Option(names = "--type", paramLabel = "NAME",
             description = "The tasks' type: a routing worker hands each task to its type's handler (docs/routing.md).")
     String type;
@@ -132,7 +139,7 @@ final class PublishCommand implements Callable<Integer> {
         }
         QueueName queueName = QueueName.of(queue);
         Partition target = Partitions.fromOptions(partition, ordered);
-        task(target, new byte[0]).build(); // --priority, --delay, --type, --max-attempts: checked before the backend is opened
+        task(target, new byte[0]).build(); // --priority, --delay, --at, --type, --max-attempts: checked before the backend is opened
         try (TaskStoreFactory stores = backend.openWithinTimeout(Clock.system())) {
             TaskPublishing store = stores.forQueue(queueName);
             QueueSettings settings = store.settings(); // the limits, read before any write
@@ -164,7 +171,7 @@ final class PublishCommand implements Callable<Integer> {
         if (maxAttempts != null) { // 0 is refused too: to NewTask it means "the queue's"
             task.maxAttempts(Validate.range("maxAttempts", maxAttempts, 1, QueueSettings.MAX_ATTEMPTS_LIMIT));
         }
-        return task;
+        return at == null ? task : task.runAt(at);
     }
 
     private void checkPayload(byte[] payload, String where, QueueSettings settings) {
@@ -361,11 +368,11 @@ final class PublishCommand implements Callable<Integer> {
             if (receipt.outcome() == PublishOutcome.CREATED) {
                 tally.created++;
             }
-            out.printf("%-9s  %s  %s%s%s%s%s%n", Labels.of(receipt.outcome()), TerminalText.escape(receipt.id()),
+            out.printf("%-9s  %s  %s%s%s%s%s%s%n", Labels.of(receipt.outcome()), TerminalText.escape(receipt.id()),
                     TerminalText.escape(Partitions.fromOptions(partition, ordered)),
                     type == null ? "" : "  type " + TerminalText.escape(type),
                     priority == Priority.DEFAULT.value() ? "" : "  priority " + priority,
-                    delay.isZero() ? "" : "  delay " + readable(delay),
+                    delay.isZero() ? "" : "  delay " + readable(delay), at == null ? "" : "  at " + at,
                     maxAttempts == null ? "" : "  max attempts " + maxAttempts);
         }
         out.flush();

@@ -176,6 +176,30 @@ class PublishCommandTest {
     }
 
     @Test
+    void a_task_is_published_to_run_at_an_instant() {
+        CliRun run = CliRun.of("publish", "--queue", "reports", "--partition", "daily", "--id", "r-1",
+                "--at", "2026-12-24T10:00:00+01:00", "{}");
+
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.OK);
+        assertThat(run.outLines()).first().isEqualTo("created    r-1  daily  at 2026-12-24T09:00:00Z");
+    }
+
+    @Test
+    void an_instant_that_is_not_one_is_bad_input_naming_at() {
+        CliRun run = CliRun.of("publish", "--queue", "q", "--partition", "p", "--at", "tomorrow", "{}");
+
+        assertBadInput(run, "ordo: Invalid value for option '--at': 'tomorrow' is not an instant");
+    }
+
+    @Test
+    void an_instant_and_a_delay_together_are_bad_input_naming_at() {
+        CliRun run = CliRun.of("publish", "--queue", "q", "--partition", "p", "--delay", "5s",
+                "--at", "2026-12-24T09:00:00Z", "{}");
+
+        assertBadInput(run, "ordo: --at: give a delay or an instant to run at, not both");
+    }
+
+    @Test
     void a_delay_over_a_year_is_bad_input() {
         CliRun run = CliRun.of("publish", "--queue", "q", "--partition", "p", "--delay", "400d", "{}");
 

@@ -87,10 +87,37 @@ class RedisCommandsTest {
     }
 
     /** Runs {@code ordo} commands against one queue on one backend. */
+    @ParameterizedTest
+    @ValueSource(strings = {"lettuce", "jedis"})
+    void schedules_are_added_listed_replaced_and_removed(String backend, RedisServer redis) {
+        Commands ordo = new Commands(backend, redis.uri(), "cli-" + UUID.randomUUID());
+
+        assertThat(ordo.ok("schedule", "add", "--partition", "daily", "--cron", "0 9 * * 1-5", "--zone", "Europe/Berlin",
+                "--misfire", "catch-up:3", "--header", "kind=report", "nightly", "{\"kind\":\"daily\"}").outLines())
+                .containsExactly("created schedule nightly of queue " + ordo.queue);
+        assertThat(ordo.ok("schedule", "add", "--partition", "pings", "--ordered", "--every", "5m",
+                "--end", "2999-01-01T00:00:00Z", "ping", "{}").outLines())
+                .containsExactly("created schedule ping of queue " + ordo.queue);
+        assertThat(ordo.ok("schedule", "add", "--partition", "daily", "--cron", "0 10 * * *", "--priority", "4",
+                "nightly", "{}").outLines()).containsExactly("replaced schedule nightly of queue " + ordo.queue);
+
+        assertThat(ordo.ok("schedule", "list").outLines()).containsExactly(
+                "nightly  cron '0 10 * * *' UTC  daily  priority 4  misfire skip  last slot none",
+                "ping  every 5m  !pings  misfire skip  end 2999-01-01T00:00:00Z  last slot none",
+                "queue " + ordo.queue + ": 2 schedules");
+
+        assertThat(ordo.ok("schedule", "remove", "ping").outLines())
+                .containsExactly("removed schedule ping of queue " + ordo.queue);
+        CliRun missing = ordo.run("schedule", "remove", "ping");
+        assertThat(missing.exitCode()).isEqualTo(ExitCodes.NOT_FOUND);
+        assertThat(missing.errLines()).containsExactly("ordo: queue " + ordo.queue + " has no schedule ping");
+        assertThat(ordo.ok("schedule", "list").outLines()).hasSize(2);
+    }
+
     private record Commands(String backend, String uri, String queue) {
         CliRun run(String... args) {
             List<String> all = new ArrayList<>(List.of(args));
-            int at = args[0].equals("dead") ? 2 : 1;
+            int at = args[0].equals("dead") || args[0].equals("schedule") ? 2 : 1;
             all.addAll(at, List.of("--backend", backend, "--redis", uri, "--queue", queue));
             return CliRun.of(all.toArray(String[]::new));
         }

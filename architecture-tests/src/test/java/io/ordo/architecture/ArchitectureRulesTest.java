@@ -47,6 +47,7 @@ class ArchitectureRulesTest {
     private static final String KIT = "io.ordo.tck..";
     private static final String SIMULATION = "io.ordo.simulation..";
     private static final String SHARDING = "io.ordo.sharding..";
+    private static final String SCHEDULES = "io.ordo.schedules..";
     private static final String STARTER = "io.ordo.spring..";
     private static final String EXAMPLES = "io.ordo.examples..";
     private static final String TRACING = "io.ordo.tracing.otel..";
@@ -66,6 +67,7 @@ class ArchitectureRulesTest {
     private static final String JDK_HTTP_SERVER = "com.sun.net.httpserver..";
     private static final String SPRING = "org.springframework..";
     private static final String OPENTELEMETRY = "io.opentelemetry..";
+    private static final String CRON_UTILS = "com.cronutils..";
 
     // --- the domain: JDK only
 
@@ -178,6 +180,14 @@ class ArchitectureRulesTest {
             .that().resideInAPackage(SHARDING)
             .should().onlyDependOnClassesThat().resideInAnyPackage("java..", DOMAIN, PORTS, SHARDING);
 
+    // --- schedules: a schedule's slots, on the domain and cron-utils alone; the stores use it
+
+    @ArchTest
+    static final ArchRule schedules_should_depend_only_on_the_domain_and_cron_utils = classes()
+            .that().resideInAPackage(SCHEDULES)
+            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", DOMAIN, SCHEDULES, CRON_UTILS)
+            .allowEmptyShould(true);
+
     // --- adapters: ports and domain plus their own libraries, never each other
 
     @ArchTest
@@ -196,14 +206,15 @@ class ArchitectureRulesTest {
     @ArchTest
     static final ArchRule inmemory_adapter_should_depend_only_on_ports_domain_and_guice = classes()
             .that().resideInAPackage(INMEMORY)
-            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", DOMAIN, PORTS, INMEMORY,
+            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", DOMAIN, PORTS, SCHEDULES, INMEMORY,
                     GUICE, INJECT_ANNOTATIONS, SLF4J)
             .allowEmptyShould(true);
 
     @ArchTest
     static final ArchRule redis_support_should_depend_only_on_ports_and_domain = classes()
             .that().resideInAPackage(REDIS_SUPPORT)
-            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", JDK_TLS, DOMAIN, PORTS, REDIS_SUPPORT, SLF4J)
+            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", JDK_TLS, DOMAIN, PORTS, SCHEDULES,
+                    REDIS_SUPPORT, SLF4J)
             .allowEmptyShould(true);
 
     @ArchTest

@@ -10,6 +10,7 @@ import io.ordo.domain.DeadLetter;
 import io.ordo.domain.InvalidInputException;
 import io.ordo.domain.Partition;
 import io.ordo.domain.QueueName;
+import io.ordo.domain.Schedule;
 import io.ordo.domain.Task;
 import io.ordo.domain.TaskId;
 import io.ordo.ports.ConsumerPresence;
@@ -20,6 +21,7 @@ import io.ordo.ports.PartitionLock;
 import io.ordo.ports.QueueInspection;
 import io.ordo.ports.QueueStats;
 import io.ordo.ports.RedriveOutcome;
+import io.ordo.ports.ScheduleEntry;
 import io.ordo.ports.TaskInspection;
 import io.ordo.ports.TaskSnapshot;
 import io.ordo.ports.TaskStore;
@@ -92,6 +94,9 @@ final class DashboardApi {
             }
             if (rest.equals(List.of("task"))) {
                 return task(queue, TaskId.of(required(query.get("id"), "id")));
+            }
+            if (rest.equals(List.of("schedules"))) {
+                return Reply.ok(schedules(queue));
             }
         }
         return Reply.error(404, "no such API path");
@@ -235,6 +240,33 @@ final class DashboardApi {
                     .put("deadAt", letter.deadAt());
             item.set("reason", preview(letter.reason() == null ? "" : letter.reason(), REASON_CHARS_IN_LIST));
             item.set("payload", payload(task.payload(), PREVIEW_CHARS_IN_LIST));
+        }
+        return root;
+    }
+
+    /** The queue's schedules by id (docs/semantics.md, "Schedules"): one read of at most 1,000 small records. */
+    private ObjectNode schedules(QueueName queue) {
+        spendRead();
+        List<ScheduleEntry> entries = stores.forQueue(queue).schedules();
+        ObjectNode root = common().put("name", queue.value());
+        ArrayNode items = root.putArray("schedules");
+        for (ScheduleEntry entry : entries) {
+            Schedule schedule = entry.schedule();
+            ObjectNode item = items.addObject().put("id", schedule.id());
+            if (schedule.cron() != null) {
+                item.put("cron", schedule.cron()).put("zone", schedule.zone().getId());
+            } else {
+                item.put("everyMillis", schedule.every().toMillis());
+            }
+            item.put("partition", schedule.partition().code()).put("ordered", schedule.partition().isOrdered())
+                    .put("priority", schedule.priority().value()).put("misfire", schedule.misfire().toString());
+            if (schedule.start() != null) {
+                item.put("start", schedule.start().toEpochMilli());
+            }
+            if (schedule.end() != null) {
+                item.put("end", schedule.end().toEpochMilli());
+            }
+            entry.lastSlot().ifPresent(slot -> item.put("lastSlot", slot.toEpochMilli()));
         }
         return root;
     }

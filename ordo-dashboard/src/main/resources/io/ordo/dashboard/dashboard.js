@@ -322,6 +322,19 @@
     } else {
       sections.push(el('p', { class: 'error', role: 'alert' }, 'Partitions and consumers unavailable: ' + body.inspectionProblem));
     }
+    // the queue's schedules: a read of their own, so a page whose schedules cannot be read still shows the rest
+    const scheduled = await get('queues/' + queueSegment(queue) + '/schedules');
+    if (scheduled.status === 200) {
+      sections.push(el('section', { class: 'panel' }, el('h2', {}, 'Schedules'),
+        table('schedules', ['Schedule', 'When', 'Partition', 'Misfire', 'Last slot'], scheduled.body.schedules.map((c) =>
+          el('tr', { 'data-schedule': c.id },
+            el('td', {}, c.id),
+            el('td', {}, c.cron !== undefined ? 'cron ' + c.cron + ' (' + c.zone + ')' : 'every ' + span(c.everyMillis)),
+            el('td', {}, c.partition), el('td', {}, c.misfire),
+            el('td', {}, c.lastSlot !== undefined ? clock(c.lastSlot) : 'none yet'))), 'No schedule.')));
+    } else {
+      sections.push(el('p', { class: 'error', role: 'alert' }, 'Schedules unavailable: ' + scheduled.body.error));
+    }
     replace($('main'),
       el('h1', {}, 'Queue ' + queue, s.paused ? el('span', { class: 'badge warn', id: 'paused' }, 'paused') : null, stamp(body)),
       el('div', { class: 'actions' }, pause,

@@ -102,6 +102,9 @@ abstract class DashboardBrowserContract {
         List<Lease> taken = store.consume(failing, 1, Duration.ZERO);
         store.fail(failing, taken.stream().map(Lease::id).toList(), "gone for good");
         store.blockPartition(Partition.regular("emails"), Duration.ofMinutes(10));
+        store.putSchedule(io.ordo.domain.Schedule.builder("nightly-report", Partition.ordered("reports"),
+                "{}".getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                .cron("0 9 * * 1-5", java.time.ZoneId.of("Europe/Berlin")).build());
         QueueStats stats = store.stats();
         System.out.printf("%s: store reports ready %d, delayed %d, in flight %d, dead %d, locked %d, blocked %d%n",
                 backend(), stats.ready(), stats.delayed(), stats.inFlight(), stats.dead(), stats.lockedPartitions(),
@@ -131,6 +134,8 @@ abstract class DashboardBrowserContract {
         assertThat(find(By.cssSelector("#blocks tr[data-partition='emails']")).getText()).contains("in 9 min");
         assertThat(find(By.cssSelector("#consumers tr[data-consumer='browser-worker-1']")).getText()).contains("alive");
         assertThat(find(By.cssSelector("#partitions tr[data-partition='emails']")).getText()).contains("7");
+        assertThat(find(By.cssSelector("#schedules tr[data-schedule='nightly-report']")).getText())
+                .contains("cron 0 9 * * 1-5 (Europe/Berlin)", "!reports", "skip", "none yet");
         await("the throughput chart", driver -> !driver.findElements(By.cssSelector("#throughput svg polyline")).isEmpty());
     }
 

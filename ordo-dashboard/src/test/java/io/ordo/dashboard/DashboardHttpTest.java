@@ -60,6 +60,24 @@ class DashboardHttpTest {
     }
 
     @Test
+    void the_schedules_of_a_queue_are_read_as_json() throws IOException {
+        stores.forQueue(QUEUE).putSchedule(io.ordo.domain.Schedule.builder("nightly", Partition.ordered("reports"),
+                "{}".getBytes(UTF_8)).cron("0 9 * * *", java.time.ZoneId.of("Europe/Berlin"))
+                .misfire(io.ordo.domain.MisfirePolicy.catchUp(3)).build());
+        stores.forQueue(QUEUE).putSchedule(io.ordo.domain.Schedule.builder("ping", Partition.regular("p"),
+                "{}".getBytes(UTF_8)).every(Duration.ofMinutes(5)).build());
+
+        String answer = request("GET", "/api/queues/http-test/schedules", "", "");
+
+        assertThat(answer).startsWith("HTTP/1.1 200")
+                .contains("{\"id\":\"nightly\",\"cron\":\"0 9 * * *\",\"zone\":\"Europe/Berlin\",\"partition\":\"!reports\","
+                        + "\"ordered\":true,\"priority\":0,\"misfire\":\"catch-up:3\"}")
+                .contains("{\"id\":\"ping\",\"everyMillis\":300000,\"partition\":\"p\",\"ordered\":false,\"priority\":0,"
+                        + "\"misfire\":\"skip\"}");
+        assertThat(answer.indexOf("\"nightly\"")).as("by id").isLessThan(answer.indexOf("\"ping\""));
+    }
+
+    @Test
     void a_purge_needs_the_token_the_own_origin_and_a_json_body() throws IOException {
         String purge = "/api/queues/http-test/dead-letters/purge-all";
         String json = "Content-Type: application/json\r\n";

@@ -51,7 +51,7 @@ public record Task(TaskId id, Partition partition, Priority priority, byte[] pay
 
     /** The task a publish creates. */
     public static Task published(NewTask request, long seq, long now) {
-        long due = now + request.delay().toMillis();
+        long due = request.dueAt(now);
         return new Task(request.id(), request.partition(), request.priority(), request.payload(), request.headers(),
                 seq, 0, now, due, due, null, null, request.type(), request.maxAttempts(), request.retryPolicy());
     }

@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** TaskStore is only the union of its roles, and each operation belongs to exactly one role. */
 class TaskStoreRolesTest {
     private static final List<Class<?>> ROLES = List.of(TaskPublishing.class, TaskConsuming.class,
-            QueueMaintenance.class, TaskInspection.class, DeadLetterAdmin.class, QueueAdmin.class);
+            QueueMaintenance.class, TaskInspection.class, DeadLetterAdmin.class, QueueAdmin.class, QueueSchedules.class);
 
     @Test
     void task_store_declares_nothing_of_its_own_and_extends_every_role() {
@@ -30,7 +30,10 @@ class TaskStoreRolesTest {
                 .collect(Collectors.groupingBy(TaskStoreRolesTest::signature,
                         Collectors.mapping(method -> method.getDeclaringClass().getSimpleName(), Collectors.toList())));
 
-        assertThat(declaredBy).as("the operations TaskStore had before it was split").hasSize(25);
+        assertThat(declaredBy).as("the 25 operations TaskStore had before it was split, and the four of schedules")
+                .hasSize(29);
+        assertThat(declaredBy).containsEntry("fireDueSchedules()", List.of("QueueMaintenance"))
+                .containsEntry("putSchedule(Schedule)", List.of("QueueSchedules"));
         declaredBy.forEach((operation, roles) -> assertThat(roles).as(operation).hasSize(1));
         assertThat(declaredBy.entrySet().stream().filter(entry -> entry.getValue().contains("QueueBound")).map(Map.Entry::getKey))
                 .containsExactlyInAnyOrder("queue()", "settings()");

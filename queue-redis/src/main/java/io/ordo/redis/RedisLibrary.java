@@ -60,6 +60,12 @@ public final class RedisLibrary {
                     + "redis.register_function { function_name = 'ordo_" + VERSION_MARK + "_" + script.operation()
                     + "', flags = { " + flags + " }, callback = function(KEYS, ARGV)\n", "(registration of " + script.fileName() + ")", 1);
             text.append(prelude, PRELUDE, 1);
+            if (script == RedisScript.FIRE_SCHEDULE) {
+                // a schedule's slots are published exactly as publish does, in the same step as the slot check
+                text.append("local function publish_tasks(ARGV)\n", "(registration of " + script.fileName() + ")", 1);
+                text.append(RedisScript.PUBLISH.body(), RedisScript.PUBLISH.fileName(), 2);
+                text.append("end\n", "(registration of " + script.fileName() + ")", 2);
+            }
             text.append(script.body(), script.fileName(), 2); // the body starts below the file's #!lua line
             text.append("end }\n", "(registration of " + script.fileName() + ")", 3);
         }

@@ -57,7 +57,17 @@ public enum RedisScript {
     RESUME("resume"),
     SETTINGS("settings"),
     CONFIGURE("configure"),
-    WAKE("wake");
+    WAKE("wake"),
+    /** Reply: 1 created, 0 replaced, -1 refused (the queue keeps the most schedules it may). */
+    SCHEDULE_PUT("schedule_put"),
+    SCHEDULE_REMOVE("schedule_remove"),
+    /** Reply: {now, id, record...}. */
+    SCHEDULES("schedules"),
+    /**
+     * Reply: {@link PublishReply}, or {2} when the schedule's last slot moved on. Its body runs after
+     * {@code publish_tasks}, publish's body as a function ({@link RedisLibrary}).
+     */
+    FIRE_SCHEDULE("fire_schedule", PublishOutcome.DUPLICATE, PublishOutcome.CREATED);
 
     /** publish's reply: {ACCEPTED, outcome code per task} or {OVER_LIMIT, task index, payload size, limit}. */
     static final class PublishReply {

@@ -9,6 +9,7 @@ import io.ordo.domain.Partition;
 import io.ordo.domain.PublishRules;
 import io.ordo.domain.QueueName;
 import io.ordo.domain.QueueSettings;
+import io.ordo.domain.Schedule;
 import io.ordo.domain.TaskId;
 import io.ordo.domain.TaskState;
 import io.ordo.domain.Validate;
@@ -28,6 +29,8 @@ import io.ordo.ports.RedriveOutcome;
 import io.ordo.ports.RejectOutcome;
 import io.ordo.ports.Rejection;
 import io.ordo.ports.ReleaseOutcome;
+import io.ordo.ports.ScheduleEntry;
+import io.ordo.ports.ScheduleFiring;
 import io.ordo.ports.TaskSnapshot;
 import io.ordo.ports.TaskStore;
 import io.ordo.ports.ConsumeRequest;
@@ -37,6 +40,7 @@ import io.ordo.ports.TaskIds;
 import io.ordo.redis.RedisScript.ConsumeReply;
 import io.ordo.redis.RedisScript.PublishReply;
 import io.ordo.redis.RedisScript.ReclaimReply;
+import io.ordo.schedules.ScheduleSlots;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -456,6 +460,89 @@ public final class RedisTaskStore implements TaskStore {
 
     private List<Object> run(RedisScript script, Args args) {
         return executor.run(script, keys, args.toArray());
+    }
+
+    // ---------------------------------------------------------------- schedules
+
+    @Override
+    public boolean putSchedule(Schedule schedule) {
+        ScheduleSlots.check(Validate.notNull("schedule", schedule));
+        Args args = new Args().add(now()).add(schedule.id()).add(ScheduleRecords.definition(schedule))
+                .add(schedule.start() == null ? "" : Long.toString(schedule.start().toEpochMilli()))
+                .add(MAX_SCHEDULES);
+        long reply = Replies.number(run(RedisScript.SCHEDULE_PUT, args), 0);
+        if (reply < 0) {
+            throw new InvalidInputException("schedule", "a queue keeps at most " + MAX_SCHEDULES + " schedules");
+        }
+        return reply == 1;
+    }
+
+    @Override
+    public boolean removeSchedule(String id) {
+        Validate.text("id", id, Schedule.MAX_ID_LENGTH);
+        return Replies.number(run(RedisScript.SCHEDULE_REMOVE, new Args().add(now()).add(id)), 0) == 1;
+    }
+
+    @Override
+    public List<ScheduleEntry> schedules() {
+        List<Object> reply = run(RedisScript.SCHEDULES, new Args().add(now()));
+        return entries(reply);
+    }
+
+    private static List<ScheduleEntry> entries(List<Object> reply) {
+        List<ScheduleEntry> entries = new ArrayList<>();
+        for (int i = 1; i + 1 < reply.size(); i += 2) {
+            entries.add(ScheduleRecords.decode(Replies.text(reply, i), Replies.bytes(reply, i + 1)));
+        }
+        entries.sort(java.util.Comparator.comparing(entry -> entry.schedule().id()));
+        return entries;
+    }
+
+    /** Each schedule's id and the digest of the definition the reply holds, for fire_schedule's check. */
+    private static Map<String, String> digests(List<Object> reply) {
+        Map<String, String> digests = new java.util.HashMap<>();
+        for (int i = 1; i + 1 < reply.size(); i += 2) {
+            digests.put(Replies.text(reply, i), ScheduleRecords.definitionDigest(Replies.bytes(reply, i + 1)));
+        }
+        return digests;
+    }
+
+    /**
+     * Reads the schedules and the server's now, works out each one's due slots in Java, and fires each
+     * schedule with one call that publishes its slots and advances its last slot if no other firer did first.
+     */
+    @Override
+    public ScheduleFiring fireDueSchedules() {
+        List<Object> read = run(RedisScript.SCHEDULES, new Args().add(now()));
+        long serverNow = Replies.number(read, 0);
+        Map<String, String> digests = digests(read);
+        ScheduleFiring firing = ScheduleFiring.NONE;
+        for (ScheduleEntry entry : entries(read)) {
+            Optional<ScheduleSlots.Due> due = ScheduleSlots.due(entry.schedule(), entry.anchorMillis(),
+                    entry.lastSlotMillis(), serverNow);
+            if (due.isEmpty()) {
+                continue;
+            }
+            Args args = new Args().add(now()).add(entry.schedule().id()).add(entry.lastSlotMillis())
+                    .add(due.get().newLast()).add(digests.get(entry.schedule().id()));
+            for (long slot : due.get().slots()) {
+                NewTask task = entry.schedule().taskOf(slot);
+                args.add(task.id().value()).add(TaskRecords.publishBlob(task));
+            }
+            List<Object> reply = run(RedisScript.FIRE_SCHEDULE, args);
+            if (Replies.number(reply, PublishReply.STATUS) != PublishReply.ACCEPTED) {
+                continue; // handled by another firer, replaced, or over the queue's payload limit: the slots wait
+            }
+            int created = 0;
+            for (int i = PublishReply.FIRST_OUTCOME; i < reply.size(); i++) {
+                if (RedisScript.FIRE_SCHEDULE.outcome(PublishOutcome.class, Replies.number(reply, i))
+                        == PublishOutcome.CREATED) {
+                    created++;
+                }
+            }
+            firing = firing.plus(new ScheduleFiring(1, created));
+        }
+        return firing;
     }
 
     /** The override clock's now, or empty: the scripts then read the server's TIME. */

@@ -50,8 +50,14 @@ public final class TaskRecords {
     }
 
     /** The record's layout constants, as {@code record.lua} reads and writes records with them. */
+    /**
+     * A publish blob's delay field at or above this carries an instant to run at instead: this plus its epoch
+     * milliseconds (both fit the six bytes; a delay of at most a year stays far below it).
+     */
+    static final long RUN_AT_MARK = 1L << 47;
+
     static void declareIn(LuaConstants lua) {
-        lua.integer("STATE_WAITING", STATE_WAITING).integer("STATE_IN_FLIGHT", STATE_IN_FLIGHT)
+        lua.integer("RUN_AT_MARK", RUN_AT_MARK).integer("STATE_WAITING", STATE_WAITING).integer("STATE_IN_FLIGHT", STATE_IN_FLIGHT)
                 .integer("STATE_DEAD", STATE_DEAD)
                 .integer("FLAG_PRIORITY", FLAG_PRIORITY).integer("FLAG_ATTEMPTS", FLAG_ATTEMPTS)
                 .integer("FLAG_DUE", FLAG_DUE).integer("FLAG_READY", FLAG_READY).integer("FLAG_ERROR", FLAG_ERROR)
@@ -77,8 +83,9 @@ public final class TaskRecords {
     }
 
     /**
-     * The publish argument of one task: priority+1000 (2), delay ms (6), payload size (4), then the
-     * record's tail, which the script stores as is: code, headers, the task's extras if it has any, payload.
+     * The publish argument of one task: priority+1000 (2), delay ms or {@link #RUN_AT_MARK} + runAt (6),
+     * payload size (4), then the record's tail, which the script stores as is: code, headers, the task's
+     * extras if it has any, payload.
      */
     static byte[] publishBlob(NewTask task) {
         // sized up front and written in place: a ByteArrayOutputStream took ~3 µs per task (a synchronized
@@ -97,7 +104,7 @@ public final class TaskRecords {
         }
         ByteBuffer out = ByteBuffer.allocate(size);
         out.putShort((short) (task.priority().value() + PRIORITY_OFFSET));
-        putInt6(out, task.delay().toMillis());
+        putInt6(out, task.runAt() == null ? task.delay().toMillis() : RUN_AT_MARK + task.runAt().toEpochMilli());
         out.putInt(task.payloadSize());
         putHeaders(out, code, headerBytes, extras);
         out.put(task.payload());

@@ -9,13 +9,14 @@ import io.ordo.domain.TaskId;
 import io.ordo.domain.Validate;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * A typed payload on its way into a partition, with the id, priority, delay and headers it will be
- * published with, and optionally its type (null: the publisher's), its own attempts limit (0: the queue's)
+ * A typed payload on its way into a partition, with the id, priority, delay (or instant to run at) and
+ * headers it will be published with, and optionally its type (null: the publisher's), its own attempts limit (0: the queue's)
  * and its own backoff (null: the worker's). The id is fixed when the publication is made, so a caller can retry a publish
  * of the same publication and get {@code DUPLICATE} instead of a second task.
  *
@@ -28,7 +29,8 @@ import java.util.Map;
  * }</pre>
  */
 public record Publication<T>(TaskId id, Partition partition, T payload, Priority priority, Duration delay,
-                             Map<String, String> headers, String type, int maxAttempts, RetryPolicy retryPolicy) {
+                             Map<String, String> headers, String type, int maxAttempts, RetryPolicy retryPolicy,
+                             Instant runAt) {
 
     public Publication {
         Validate.notNull("id", id);
@@ -48,6 +50,15 @@ public record Publication<T>(TaskId id, Partition partition, T payload, Priority
         if (maxAttempts != 0) {
             Validate.range("maxAttempts", maxAttempts, 1, QueueSettings.MAX_ATTEMPTS_LIMIT);
         }
+        if (runAt != null && !delay.isZero()) {
+            throw new io.ordo.domain.InvalidInputException("runAt", "give a delay or an instant to run at, not both");
+        }
+    }
+
+    /** A publication due {@code delay} after its publish. */
+    public Publication(TaskId id, Partition partition, T payload, Priority priority, Duration delay,
+                       Map<String, String> headers, String type, int maxAttempts, RetryPolicy retryPolicy) {
+        this(id, partition, payload, priority, delay, headers, type, maxAttempts, retryPolicy, null);
     }
 
     /** A publication with a fresh random id, the default priority, no delay and no headers. */
@@ -62,39 +73,45 @@ public record Publication<T>(TaskId id, Partition partition, T payload, Priority
     }
 
     public Publication<T> withId(TaskId newId) {
-        return new Publication<>(newId, partition, payload, priority, delay, headers, type, maxAttempts, retryPolicy);
+        return new Publication<>(newId, partition, payload, priority, delay, headers, type, maxAttempts, retryPolicy, runAt);
     }
 
     public Publication<T> withPriority(int newPriority) {
-        return new Publication<>(id, partition, payload, Priority.of(newPriority), delay, headers, type, maxAttempts, retryPolicy);
+        return new Publication<>(id, partition, payload, Priority.of(newPriority), delay, headers, type, maxAttempts, retryPolicy, runAt);
     }
 
-    /** Due this long after publish. */
+    /** Due this long after publish (instead of an instant to run at). */
     public Publication<T> withDelay(Duration newDelay) {
-        return new Publication<>(id, partition, payload, priority, newDelay, headers, type, maxAttempts, retryPolicy);
+        return new Publication<>(id, partition, payload, priority, newDelay, headers, type, maxAttempts, retryPolicy, null);
+    }
+
+    /** Due at this instant by the store's clock, at once if it has passed (instead of a delay). */
+    public Publication<T> withRunAt(Instant newRunAt) {
+        return new Publication<>(id, partition, payload, priority, Duration.ZERO, headers, type, maxAttempts, retryPolicy,
+                Validate.notNull("runAt", newRunAt));
     }
 
     public Publication<T> withHeader(String name, String value) {
         Map<String, String> newHeaders = new LinkedHashMap<>(headers);
         newHeaders.put(name, value);
-        return new Publication<>(id, partition, payload, priority, delay, newHeaders, type, maxAttempts, retryPolicy);
+        return new Publication<>(id, partition, payload, priority, delay, newHeaders, type, maxAttempts, retryPolicy, runAt);
     }
 
     /** Published with this type instead of the publisher's (a worker routes by it: {@code TaskRouter}). */
     public Publication<T> withType(String newType) {
         return new Publication<>(id, partition, payload, priority, delay, headers, Validate.notNull("type", newType),
-                maxAttempts, retryPolicy);
+                maxAttempts, retryPolicy, runAt);
     }
 
     /** At most this many deliveries before it becomes a dead letter, in place of the queue's {@code maxAttempts}. */
     public Publication<T> withMaxAttempts(int newMaxAttempts) {
         return new Publication<>(id, partition, payload, priority, delay, headers, type,
-                Validate.range("maxAttempts", newMaxAttempts, 1, QueueSettings.MAX_ATTEMPTS_LIMIT), retryPolicy);
+                Validate.range("maxAttempts", newMaxAttempts, 1, QueueSettings.MAX_ATTEMPTS_LIMIT), retryPolicy, runAt);
     }
 
     /** Retried after this backoff instead of the worker's, when its handler throws. */
     public Publication<T> withRetryPolicy(RetryPolicy newRetryPolicy) {
         return new Publication<>(id, partition, payload, priority, delay, headers, type, maxAttempts,
-                Validate.notNull("retryPolicy", newRetryPolicy));
+                Validate.notNull("retryPolicy", newRetryPolicy), runAt);
     }
 }

@@ -106,6 +106,28 @@ class PublisherTest {
     }
 
     @Test
+    void a_task_to_run_at_an_instant_waits_until_then_and_keeps_it_through_later_changes() {
+        java.time.Instant at = java.time.Instant.ofEpochMilli(clock.millis() + 5_000);
+        deposits.publish(Publication.of(AUDIT, new Deposit("a", 1)).withRunAt(at).withId("at").withHeader("k", "v"));
+
+        assertThat(store.get(TaskId.of("at"))).get().extracting(snapshot -> snapshot.task().dueAt())
+                .isEqualTo(at.toEpochMilli());
+        clock.advance(Duration.ofMillis(4_999));
+        assertThat(store.consume(WORKER, 1, Duration.ZERO)).isEmpty();
+        clock.advance(Duration.ofMillis(1));
+        assertThat(consumeOne().id()).isEqualTo(TaskId.of("at"));
+    }
+
+    @Test
+    void a_delay_after_an_instant_replaces_it() {
+        Publication<Deposit> publication = Publication.of(AUDIT, new Deposit("a", 1))
+                .withRunAt(java.time.Instant.EPOCH).withDelay(Duration.ofSeconds(1));
+
+        assertThat(publication.runAt()).isNull();
+        assertThat(publication.delay()).isEqualTo(Duration.ofSeconds(1));
+    }
+
+    @Test
     void headers_travel_with_the_task() {
         deposits.publish(Publication.of(AUDIT, new Deposit("a", 1)).withHeader("trace-id", "t-1"));
 

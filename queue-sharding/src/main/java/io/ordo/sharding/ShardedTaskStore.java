@@ -9,6 +9,7 @@ import io.ordo.domain.Partition;
 import io.ordo.domain.PublishRules;
 import io.ordo.domain.QueueName;
 import io.ordo.domain.QueueSettings;
+import io.ordo.domain.Schedule;
 import io.ordo.domain.TaskId;
 import io.ordo.domain.Validate;
 import io.ordo.ports.AckOutcome;
@@ -28,6 +29,8 @@ import io.ordo.ports.RedriveOutcome;
 import io.ordo.ports.RejectOutcome;
 import io.ordo.ports.Rejection;
 import io.ordo.ports.ReleaseOutcome;
+import io.ordo.ports.ScheduleEntry;
+import io.ordo.ports.ScheduleFiring;
 import io.ordo.ports.TaskSnapshot;
 import io.ordo.ports.TaskStore;
 import io.ordo.ports.ConsumeRequest;
@@ -224,6 +227,59 @@ public final class ShardedTaskStore implements TaskStore {
         Map<TaskId, O> outcomes = onShards(distinct(ids), true, lost, operation);
         outcomes.keySet().forEach(leaseShards::remove);
         return outcomes;
+    }
+
+    // ---------------------------------------------------------------- schedules
+
+    /**
+     * A schedule lives on the shard of its task's partition, so its slots' tasks are published where the
+     * partition lives; put on a partition of another shard, it leaves its old shard (and its slots start anew).
+     */
+    @Override
+    public ScheduleFiring fireDueSchedules() {
+        ScheduleFiring firing = ScheduleFiring.NONE;
+        for (TaskStore shard : shards) {
+            firing = firing.plus(shard.fireDueSchedules());
+        }
+        return firing;
+    }
+
+    @Override
+    public boolean putSchedule(Schedule schedule) {
+        Validate.notNull("schedule", schedule);
+        int home = shardOf(schedule.partition());
+        boolean elsewhere = false;
+        for (int i = 0; i < shards.size(); i++) {
+            if (i != home && shards.get(i).schedules().stream().anyMatch(e -> e.schedule().id().equals(schedule.id()))) {
+                elsewhere = true;
+            }
+        }
+        boolean created = shards.get(home).putSchedule(schedule);
+        if (elsewhere) {
+            for (int i = 0; i < shards.size(); i++) {
+                if (i != home) {
+                    shards.get(i).removeSchedule(schedule.id());
+                }
+            }
+        }
+        return created && !elsewhere;
+    }
+
+    @Override
+    public boolean removeSchedule(String id) {
+        boolean removed = false;
+        for (TaskStore shard : shards) {
+            removed |= shard.removeSchedule(id);
+        }
+        return removed;
+    }
+
+    @Override
+    public List<ScheduleEntry> schedules() {
+        List<ScheduleEntry> all = new ArrayList<>();
+        shards.forEach(shard -> all.addAll(shard.schedules()));
+        all.sort(Comparator.comparing(entry -> entry.schedule().id()));
+        return all;
     }
 
     // ---------------------------------------------------------------- blocks, consumers, reclaim

@@ -48,7 +48,7 @@ final class ModelTask {
         this.priority = request.priority().value();
         this.payload = request.payload();
         this.created = created;
-        this.dueAt = now + request.delay().toMillis();
+        this.dueAt = request.dueAt(now);
         this.readyAt = dueAt;
     }
 

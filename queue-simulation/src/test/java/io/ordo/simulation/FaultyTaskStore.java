@@ -6,6 +6,7 @@ import io.ordo.domain.NewTask;
 import io.ordo.domain.Partition;
 import io.ordo.domain.QueueName;
 import io.ordo.domain.QueueSettings;
+import io.ordo.domain.Schedule;
 import io.ordo.domain.TaskId;
 import io.ordo.domain.TaskState;
 import io.ordo.ports.AckOutcome;
@@ -20,6 +21,8 @@ import io.ordo.ports.RedriveOutcome;
 import io.ordo.ports.RejectOutcome;
 import io.ordo.ports.Rejection;
 import io.ordo.ports.ReleaseOutcome;
+import io.ordo.ports.ScheduleEntry;
+import io.ordo.ports.ScheduleFiring;
 import io.ordo.ports.TaskSnapshot;
 import io.ordo.ports.TaskStore;
 
@@ -224,5 +227,25 @@ final class FaultyTaskStore implements TaskStore {
     @Override
     public void configure(QueueSettings settings) {
         delegate.configure(settings);
+    }
+
+    @Override
+    public ScheduleFiring fireDueSchedules() {
+        return delegate.fireDueSchedules();
+    }
+
+    @Override
+    public boolean putSchedule(Schedule schedule) {
+        return delegate.putSchedule(schedule);
+    }
+
+    @Override
+    public boolean removeSchedule(String id) {
+        return delegate.removeSchedule(id);
+    }
+
+    @Override
+    public java.util.List<ScheduleEntry> schedules() {
+        return delegate.schedules();
     }
 }

@@ -9,6 +9,7 @@ import io.ordo.domain.Partition;
 import io.ordo.domain.PublishRules;
 import io.ordo.domain.QueueName;
 import io.ordo.domain.QueueSettings;
+import io.ordo.domain.Schedule;
 import io.ordo.domain.Task;
 import io.ordo.domain.TaskId;
 import io.ordo.domain.TaskState;
@@ -26,6 +27,8 @@ import io.ordo.ports.RedriveOutcome;
 import io.ordo.ports.RejectOutcome;
 import io.ordo.ports.Rejection;
 import io.ordo.ports.ReleaseOutcome;
+import io.ordo.ports.ScheduleEntry;
+import io.ordo.ports.ScheduleFiring;
 import io.ordo.ports.TaskSnapshot;
 import io.ordo.ports.TaskStore;
 
@@ -621,5 +624,27 @@ final class SimpleTaskStore implements TaskStore {
         for (Partition partition : fresh) {
             turns.computeIfAbsent(partition, p -> ++turn);
         }
+    }
+
+    // schedules are not part of what the simulation compares
+
+    @Override
+    public ScheduleFiring fireDueSchedules() {
+        return ScheduleFiring.NONE;
+    }
+
+    @Override
+    public boolean putSchedule(Schedule schedule) {
+        throw new UnsupportedOperationException("the simple store keeps no schedules");
+    }
+
+    @Override
+    public boolean removeSchedule(String id) {
+        return false;
+    }
+
+    @Override
+    public java.util.List<ScheduleEntry> schedules() {
+        return java.util.List.of();
     }
 }

@@ -25,6 +25,8 @@ import io.ordo.tck.contract.RateLimitsContract;
 import io.ordo.tck.contract.ReclaimContract;
 import io.ordo.tck.contract.RejectContract;
 import io.ordo.tck.contract.ReleaseContract;
+import io.ordo.tck.contract.RunAtContract;
+import io.ordo.tck.contract.SchedulesContract;
 import io.ordo.tck.contract.SettingsContract;
 import io.ordo.tck.contract.StatsContract;
 import io.ordo.tck.contract.StoreCharacteristics;
@@ -49,6 +51,20 @@ public abstract class TaskStoreCompatibilityKit {
     @Nested
     class Publish extends PublishContract {
         Publish() {
+            super(TaskStoreCompatibilityKit.this::createStore);
+        }
+    }
+
+    @Nested
+    class RunAt extends RunAtContract {
+        RunAt() {
+            super(TaskStoreCompatibilityKit.this::createStore);
+        }
+    }
+
+    @Nested
+    class Schedules extends SchedulesContract {
+        Schedules() {
             super(TaskStoreCompatibilityKit.this::createStore);
         }
     }

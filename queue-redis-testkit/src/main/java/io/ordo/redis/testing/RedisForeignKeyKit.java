@@ -7,6 +7,7 @@ import io.ordo.domain.Partition;
 import io.ordo.domain.QueueName;
 import io.ordo.domain.QueueSettings;
 import io.ordo.domain.RateLimit;
+import io.ordo.domain.Schedule;
 import io.ordo.domain.TaskId;
 import io.ordo.ports.QueueDataException;
 import io.ordo.ports.Rejection;
@@ -162,6 +163,25 @@ public abstract class RedisForeignKeyKit {
                 }
             }
         });
+        return tests;
+    }
+
+    private static final List<Operation> SCHEDULE_OPERATIONS = List.of(
+            new Operation("put schedule", s -> s.store.putSchedule(Schedule.builder("s", REGULAR, bytes("{}"))
+                    .every(Duration.ofMinutes(1)).build())),
+            new Operation("remove schedule", s -> s.store.removeSchedule("s")),
+            new Operation("schedules", s -> s.store.schedules()),
+            new Operation("fire due schedules", s -> s.store.fireDueSchedules()));
+
+    @TestFactory
+    List<DynamicTest> a_foreign_schedules_key_stops_every_schedule_operation_before_it_writes() {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (String foreign : wrongTypesFor("hash")) {
+            for (Operation operation : SCHEDULE_OPERATIONS) {
+                tests.add(DynamicTest.dynamicTest(operation + " with schedules a " + foreign,
+                        () -> refusedUnchanged(scene -> scene.keys.prefix() + "schedules", foreign, operation, true)));
+            }
+        }
         return tests;
     }
 

@@ -5,9 +5,15 @@
 -- payload is over the queue's limit.
 local clock = ARGV[1]
 local FIRST_TASK = 2 -- then per task: id, blob = priority+1000 (2) delayMs (6) payloadBytes (4) tail
+-- (a delay field at or above O.RUN_AT_MARK is that mark plus the epoch ms the task runs at)
 local TAIL = 13 -- where the tail starts in a blob: code length (2), code, headers, payload
 
 local NOW = start(clock)
+-- The delay from NOW a blob's delay field means: as is, or up to its instant to run at (0 once it has passed).
+local function delay_of(field)
+    if field >= O.RUN_AT_MARK then return math.max(0, field - O.RUN_AT_MARK - NOW) end
+    return field
+end
 local limit = settings().max_payload
 for i = FIRST_TASK, #ARGV, 2 do
     local size = struct.unpack('>I4', ARGV[i + 1], 9)
@@ -22,7 +28,7 @@ O.verify_fixed(O.PUBLISH_SKIPS)
 local lowest, latest, no_stale = counter('lowestListed'), counter('latestListed'), counter('stale') == 0
 for i = FIRST_TASK, #ARGV, 2 do
     local priority, delay, code_length = struct.unpack('>HI6xxxxI2', ARGV[i + 1])
-    priority = priority - 1000
+    priority, delay = priority - 1000, delay_of(delay)
     local code = string.sub(ARGV[i + 1], TAIL + 2, TAIL + 1 + code_length)
     O.verify_partition(code, delay == 0 and no_stale and not is_ordered(code) and priority <= lowest
         and NOW >= latest)
@@ -110,7 +116,7 @@ for i = FIRST_TASK, #ARGV, 2 do
         reply[#reply + 1] = 0
     else
         local priority, delay, code_length = struct.unpack('>HI6xxxxI2', blob)
-        priority = priority - 1000
+        priority, delay = priority - 1000, delay_of(delay)
         local code = string.sub(blob, TAIL + 2, TAIL + 1 + code_length)
         local seq = next_counter('seq')
         if delay == 0 and not is_ordered(code) and counter('stale') == 0 then

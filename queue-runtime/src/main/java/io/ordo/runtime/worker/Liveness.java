@@ -8,6 +8,7 @@ import io.ordo.ports.Clock;
 import io.ordo.ports.ReclaimReport;
 import io.ordo.ports.StoreClosedException;
 import io.ordo.ports.QueueMaintenance;
+import io.ordo.ports.ScheduleFiring;
 import io.ordo.ports.TaskConsuming;
 import org.slf4j.Logger;
 
@@ -142,6 +143,12 @@ final class Liveness {
                 log.info("queue {}: reclaimed {} task(s) ({} now dead letters) from dead consumers {} and {} timed out",
                         queue, report.returned() + report.deadLettered(), report.deadLettered(),
                         report.deadConsumers(), report.timedOut());
+            }
+            // the queue's schedules fire with the reaper: every worker fires them, the store lets one firing win
+            ScheduleFiring fired = maintenance.fireDueSchedules();
+            if (fired.tasksCreated() > 0) {
+                log.info("queue {}: {} schedule(s) published {} task(s)", queue, fired.schedulesFired(),
+                        fired.tasksCreated());
             }
         } catch (StoreClosedException e) {
             storeClosed.raise(e);

@@ -6,6 +6,7 @@ import io.ordo.domain.NewTask;
 import io.ordo.domain.Partition;
 import io.ordo.domain.QueueName;
 import io.ordo.domain.QueueSettings;
+import io.ordo.domain.Schedule;
 import io.ordo.domain.TaskId;
 import io.ordo.ports.AckOutcome;
 import io.ordo.ports.CancelOutcome;
@@ -21,6 +22,8 @@ import io.ordo.ports.RedriveOutcome;
 import io.ordo.ports.RejectOutcome;
 import io.ordo.ports.Rejection;
 import io.ordo.ports.ReleaseOutcome;
+import io.ordo.ports.ScheduleEntry;
+import io.ordo.ports.ScheduleFiring;
 import io.ordo.ports.TaskSnapshot;
 import io.ordo.ports.TaskStore;
 
@@ -233,5 +236,25 @@ final class FaultyTaskStore implements TaskStore {
     @Override
     public void configure(QueueSettings settings) {
         run(() -> delegate.configure(settings));
+    }
+
+    @Override
+    public ScheduleFiring fireDueSchedules() {
+        return call(delegate::fireDueSchedules);
+    }
+
+    @Override
+    public boolean putSchedule(Schedule schedule) {
+        return call(() -> delegate.putSchedule(schedule));
+    }
+
+    @Override
+    public boolean removeSchedule(String id) {
+        return call(() -> delegate.removeSchedule(id));
+    }
+
+    @Override
+    public java.util.List<ScheduleEntry> schedules() {
+        return call(delegate::schedules);
     }
 }
