@@ -2,7 +2,6 @@ package io.ordo.inmemory;
 
 import io.ordo.domain.ConsumerId;
 import io.ordo.domain.DeadLetter;
-import io.ordo.domain.InvalidInputException;
 import io.ordo.domain.Lease;
 import io.ordo.domain.NewTask;
 import io.ordo.domain.Partition;
@@ -52,7 +51,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -77,11 +75,8 @@ final class InMemoryTaskStore implements TaskStore {
     private final Holdings holdings = new Holdings(this::touch, this::freed);
     /** Waiting tasks, partition blocks and the serving schedule. */
     private final WaitingTasks waiting = new WaitingTasks(this::isHeldBack, this::throttledUntil);
-    /** Per partition with a partition rate limit, its bucket when not full: {units, at} (see {@link RateLimit}). */
-    private final Map<Partition, long[]> partitionBuckets = new HashMap<>();
-    /** The queue's bucket when it has a rate limit: units at queueBucketAt; negative = full. */
-    private long queueBucketUnits = -1;
-    private long queueBucketAt;
+    /** The buckets of the queue's rate limits. */
+    private final RateBuckets buckets = new RateBuckets();
     /** Dead letters in the order they died. */
     private final LinkedHashMap<TaskId, DeadLetter> dead = new LinkedHashMap<>();
     /** Registered consumers and when each expires. */
@@ -103,8 +98,8 @@ final class InMemoryTaskStore implements TaskStore {
     /** Set when the factory is closed; read under the monitor, like everything else. */
     private boolean closed;
 
-    /** The queue's schedules by id, each with its anchor and last slot handled. */
-    private final TreeMap<String, ScheduleEntry> schedules = new TreeMap<>();
+    /** The queue's schedules. */
+    private final InMemorySchedules schedules = new InMemorySchedules();
 
     InMemoryTaskStore(QueueName queue, Clock clock) {
         this.queue = queue;
@@ -200,7 +195,8 @@ final class InMemoryTaskStore implements TaskStore {
             if (state.partition.isOrdered()) {
                 int run = room - taken.size();
                 if (!partitionRate.isOff()) {
-                    run = (int) Math.min(run, partitionUnits(state.partition, now) / partitionRate.periodMillis());
+                    run = (int) Math.min(run, buckets.partitionUnits(partitionRate, state.partition, now)
+                            / partitionRate.periodMillis());
                 }
                 takeOrderedRun(state, consumer, run, now, taken);
                 holdings.lock(state.partition, consumer, now);
@@ -208,15 +204,13 @@ final class InMemoryTaskStore implements TaskStore {
                 take(state.head(now).orElseThrow(), consumer, now, taken);
             }
             if (!partitionRate.isOff()) {
-                long units = partitionUnits(state.partition, now) - (taken.size() - before) * partitionRate.periodMillis();
-                partitionBuckets.put(state.partition, new long[] {units, now});
+                buckets.takeFromPartition(partitionRate, state.partition, taken.size() - before, now);
             }
             waiting.served(state, now);
         }
         RateLimit queueRate = settings.queueRateLimit();
         if (!queueRate.isOff() && !taken.isEmpty()) {
-            queueBucketUnits = queueUnits(now) - taken.size() * queueRate.periodMillis();
-            queueBucketAt = now;
+            buckets.takeFromQueue(queueRate, taken.size(), now);
         }
         return taken;
     }
@@ -229,34 +223,14 @@ final class InMemoryTaskStore implements TaskStore {
         }
         RateLimit queueRate = settings.queueRateLimit();
         if (!queueRate.isOff()) {
-            room = Math.min(room, queueUnits(now) / queueRate.periodMillis());
+            room = Math.min(room, buckets.queueUnits(queueRate, now) / queueRate.periodMillis());
         }
         return (int) Math.max(0, room);
     }
 
-    private long queueUnits(long now) {
-        RateLimit limit = settings.queueRateLimit();
-        return queueBucketUnits < 0 ? limit.capacityUnits() : limit.unitsAt(queueBucketUnits, queueBucketAt, now);
-    }
-
-    private long partitionUnits(Partition partition, long now) {
-        RateLimit limit = settings.partitionRateLimit();
-        long[] bucket = partitionBuckets.get(partition);
-        return bucket == null ? limit.capacityUnits() : limit.unitsAt(bucket[0], bucket[1], now);
-    }
-
-    /** A partition out of tokens: when its next one comes; else 0. A bucket found full is forgotten. */
+    /** A partition out of tokens: when its next one comes; else 0. */
     private long throttledUntil(Partition partition, long now) {
-        RateLimit limit = settings.partitionRateLimit();
-        if (limit.isOff() || !partitionBuckets.containsKey(partition)) {
-            return 0;
-        }
-        long units = partitionUnits(partition, now);
-        if (units >= limit.capacityUnits()) {
-            partitionBuckets.remove(partition);
-            return 0;
-        }
-        return units >= limit.periodMillis() ? 0 : limit.nextTokenAt(units, now);
+        return buckets.throttledUntil(settings.partitionRateLimit(), partition, now);
     }
 
     /** Not served whatever the time: an ordered partition locked, a capped one with as many tasks in flight as its cap. */
@@ -656,12 +630,8 @@ final class InMemoryTaskStore implements TaskStore {
     public synchronized void configure(QueueSettings newSettings) {
         ensureOpen();
         Validate.notNull("settings", newSettings);
-        if (!newSettings.queueRateLimit().equals(settings.queueRateLimit())) {
-            queueBucketUnits = -1; // a new limit starts full
-        }
-        if (!newSettings.partitionRateLimit().equals(settings.partitionRateLimit())) {
-            partitionBuckets.clear();
-        }
+        buckets.limitsChanged(!newSettings.queueRateLimit().equals(settings.queueRateLimit()),
+                !newSettings.partitionRateLimit().equals(settings.partitionRateLimit()));
         settings = newSettings;
         configured = true;
         waiting.touchAll(); // caps and limits changed: every partition is looked at again
@@ -682,51 +652,26 @@ final class InMemoryTaskStore implements TaskStore {
     public synchronized boolean putSchedule(Schedule schedule) {
         ensureOpen();
         ScheduleSlots.check(Validate.notNull("schedule", schedule));
-        ScheduleEntry old = schedules.get(schedule.id());
-        if (old == null && schedules.size() >= MAX_SCHEDULES) {
-            throw new InvalidInputException("schedule", "a queue keeps at most " + MAX_SCHEDULES + " schedules");
-        }
-        long anchor = schedule.start() != null ? schedule.start().toEpochMilli()
-                : old != null ? old.anchorMillis() : clock.millis();
-        long last = old == null ? anchor - 1 : Math.max(old.lastSlotMillis(), anchor - 1);
-        schedules.put(schedule.id(), new ScheduleEntry(schedule, anchor, last));
-        return old == null;
+        return schedules.put(schedule, clock.millis());
     }
 
     @Override
     public synchronized boolean removeSchedule(String id) {
         ensureOpen();
         Validate.text("id", id, Schedule.MAX_ID_LENGTH);
-        return schedules.remove(id) != null;
+        return schedules.remove(id);
     }
 
     @Override
     public synchronized List<ScheduleEntry> schedules() {
         ensureOpen();
-        return List.copyOf(schedules.values());
+        return schedules.list();
     }
 
     @Override
     public synchronized ScheduleFiring fireDueSchedules() {
         ensureOpen();
-        long now = clock.millis();
-        ScheduleFiring firing = ScheduleFiring.NONE;
-        for (ScheduleEntry entry : List.copyOf(schedules.values())) {
-            Optional<ScheduleSlots.Due> due = ScheduleSlots.due(entry.schedule(), entry.anchorMillis(),
-                    entry.lastSlotMillis(), now);
-            if (due.isEmpty() || entry.schedule().payload().length > settings.maxPayloadBytes()) {
-                continue; // a template over the queue's payload limit waits until the limit or the schedule changes
-            }
-            int created = 0;
-            if (!due.get().slots().isEmpty()) {
-                List<NewTask> tasks = due.get().slots().stream().map(entry.schedule()::taskOf).toList();
-                created = (int) publish(tasks).stream().filter(r -> r.outcome() == PublishOutcome.CREATED).count();
-            }
-            schedules.put(entry.schedule().id(), new ScheduleEntry(entry.schedule(), entry.anchorMillis(),
-                    due.get().newLast()));
-            firing = firing.plus(new ScheduleFiring(1, created));
-        }
-        return firing;
+        return schedules.fire(clock.millis(), settings.maxPayloadBytes(), this::publish);
     }
 
     /** Whether anything of the queue is kept: tasks, dead letters, counters, consumers, blocks, settings, schedules. */
