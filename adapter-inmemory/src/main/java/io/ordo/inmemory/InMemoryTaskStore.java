@@ -79,10 +79,8 @@ final class InMemoryTaskStore implements TaskStore {
     private final RateBuckets buckets = new RateBuckets();
     /** Dead letters in the order they died. */
     private final LinkedHashMap<TaskId, DeadLetter> dead = new LinkedHashMap<>();
-    /** Registered consumers and when each expires. */
-    private final Map<ConsumerId, Long> consumers = new HashMap<>();
-    /** When each registered consumer last heartbeated or consumed (inspection only). */
-    private final Map<ConsumerId, Long> lastHeartbeats = new HashMap<>();
+    /** Registered consumers, when each expires and when each was last heard from. */
+    private final ConsumerRegistry consumers = new ConsumerRegistry();
     /** Ids of acked tasks still inside the dedup window, with when they may be used again. */
     private final Map<TaskId, Long> recentlyAcked = new HashMap<>();
 
@@ -180,8 +178,7 @@ final class InMemoryTaskStore implements TaskStore {
     private List<Lease> takeDue(ConsumerId consumer, int max) {
         long now = clock.millis();
         long expiresAt = now + settings.heartbeatTtl().toMillis();
-        consumers.merge(consumer, expiresAt, Math::max);
-        lastHeartbeats.put(consumer, now);
+        consumers.consumed(consumer, expiresAt, now);
         List<Lease> taken = new ArrayList<>();
         if (paused) {
             return taken;
@@ -410,24 +407,17 @@ final class InMemoryTaskStore implements TaskStore {
         ensureOpen();
         new ConsumerHeartbeat(consumer, ttl);
         long now = clock.millis();
-        consumers.put(consumer, now + ttl.toMillis());
-        lastHeartbeats.put(consumer, now);
+        consumers.heartbeat(consumer, now + ttl.toMillis(), now);
     }
 
     @Override
     public synchronized ReclaimReport reclaim() {
         ensureOpen();
         long now = clock.millis();
-        List<ConsumerId> deadConsumers = consumers.entrySet().stream()
-                .filter(entry -> entry.getValue() <= now)
-                .map(Map.Entry::getKey)
-                .sorted(Comparator.comparing(ConsumerId::value))
-                .toList();
+        List<ConsumerId> deadConsumers = consumers.removeExpired(now);
         int returned = 0;
         int buried = 0;
         for (ConsumerId consumer : deadConsumers) {
-            consumers.remove(consumer);
-            lastHeartbeats.remove(consumer);
             // a consumer holds a lock only while it holds a task of the partition (releaseLockIfDone)
             Set<Partition> theirPartitions = holdings.partitionsHeldBy(consumer);
             for (Lease lease : holdings.heldBy(consumer)) {
@@ -594,7 +584,7 @@ final class InMemoryTaskStore implements TaskStore {
         long ready = waiting.readyCount(now);
         long oldestReadyAt = waiting.oldestReadyAt(now).orElse(now);
         long blocked = waiting.blockedCount(now);
-        long live = consumers.values().stream().filter(expiresAt -> expiresAt > now).count();
+        long live = consumers.liveCount(now);
         return new QueueStats(ready, waiting.size() - ready, holdings.size(), dead.size(), waiting.partitionCount(),
                 holdings.lockCount(), blocked, live, now - oldestReadyAt, publishedTotal, ackedTotal, deadLetteredTotal,
                 paused);
@@ -604,7 +594,8 @@ final class InMemoryTaskStore implements TaskStore {
     public synchronized QueueInspection inspect(int limit) {
         ensureOpen();
         QueueInspection.checkedLimit(limit);
-        return InMemoryInspection.read(clock.millis(), limit, waiting, holdings, consumers, lastHeartbeats);
+        return InMemoryInspection.read(clock.millis(), limit, waiting, holdings, consumers.expiries(),
+                consumers.lastHeard());
     }
 
     @Override
