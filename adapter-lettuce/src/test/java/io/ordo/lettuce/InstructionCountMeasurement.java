@@ -1,6 +1,8 @@
 package io.ordo.lettuce;
 
 import io.ordo.domain.QueueName;
+import io.ordo.domain.QueueSettings;
+import io.ordo.domain.RateLimit;
 import io.ordo.ports.TaskStore;
 import io.ordo.redis.RedisOptions;
 import io.ordo.redis.RedisTaskStoreFactory;
@@ -29,6 +31,17 @@ import java.util.stream.Stream;
 class InstructionCountMeasurement {
     private static final int TASKS = Integer.getInteger("ordo.measure.tasks", 20_000);
     private static final int BATCH = Integer.getInteger("ordo.measure.batch", 18);
+    /**
+     * {@code -Dordo.measure.limits=true}: the queue has a partition and a queue concurrency cap and a partition
+     * and a queue rate limit, none of them low enough to hold a task back, so the count is the cost of
+     * keeping them (in-flight counts, buckets) against the same drain without them.
+     */
+    private static final boolean LIMITS = Boolean.getBoolean("ordo.measure.limits");
+    private static final QueueSettings LIMITS_THAT_NEVER_BIND = QueueSettings.builder()
+            .partitionConcurrency(100_000).queueConcurrency(100_000)
+            .partitionRateLimit(RateLimit.of(1_000_000, java.time.Duration.ofSeconds(1)).withBurst(1_000_000))
+            .queueRateLimit(RateLimit.of(1_000_000, java.time.Duration.ofSeconds(1)).withBurst(1_000_000))
+            .build();
 
     @Test
     void instructions_per_drained_task() throws Exception {
@@ -41,12 +54,16 @@ class InstructionCountMeasurement {
         try (RedisServer server = RedisServer.start();
              RedisTaskStoreFactory factory = LettuceTaskStores.factory(RedisOptions.create(server.uri()))) {
             TaskStore store = factory.forQueue(QueueName.of("measure"));
+            if (LIMITS) {
+                store.configure(LIMITS_THAT_NEVER_BIND);
+            }
             MeasuredQueue.fill(store, TASKS, 100);
             control(server, "-z");
             MeasuredQueue.drainAckingOnConsume(store, TASKS, BATCH);
             control(server, "-d");
-            System.out.printf("%,d tasks over %,d %s partitions, %d per call: %,d instructions per drained task%n",
-                    TASKS, MeasuredQueue.PARTITIONS, MeasuredQueue.kind(), BATCH, instructions(out, server.pid()) / TASKS);
+            System.out.printf("%,d tasks over %,d %s partitions, %d per call%s: %,d instructions per drained task%n",
+                    TASKS, MeasuredQueue.PARTITIONS, MeasuredQueue.kind(), BATCH,
+                    LIMITS ? ", caps and rate limits set" : "", instructions(out, server.pid()) / TASKS);
         } finally {
             System.clearProperty("ordo.redis.server");
         }

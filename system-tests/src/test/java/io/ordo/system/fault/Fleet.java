@@ -4,6 +4,7 @@ import io.ordo.systemtest.OrdoProcess;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Predicate;
 
 /**
@@ -13,6 +14,8 @@ import java.util.function.Predicate;
  */
 final class Fleet implements AutoCloseable {
     private final List<String> args;
+    /** Per slot, what is added to its processes' environment (none: the same for all). */
+    private final List<Map<String, String>> environments;
     private final OrdoProcess[] slots;
     private final List<OrdoProcess> everyProcess = new ArrayList<>();
     private final Journal journal;
@@ -20,11 +23,17 @@ final class Fleet implements AutoCloseable {
     private int crashes;
 
     Fleet(int size, Journal journal, List<String> args) {
+        this(journal, args, java.util.Collections.nCopies(size, Map.of()));
+    }
+
+    /** One worker per environment, each slot's processes started with its environment added. */
+    Fleet(Journal journal, List<String> args, List<Map<String, String>> environments) {
         this.args = List.copyOf(args);
+        this.environments = List.copyOf(environments);
         this.journal = journal;
-        this.slots = new OrdoProcess[size];
-        for (int i = 0; i < size; i++) {
-            slots[i] = launch();
+        this.slots = new OrdoProcess[environments.size()];
+        for (int i = 0; i < slots.length; i++) {
+            slots[i] = launch(i);
         }
     }
 
@@ -41,7 +50,7 @@ final class Fleet implements AutoCloseable {
             journal.killed(victim.pid());
             kills++;
         }
-        slots[slot] = launch();
+        slots[slot] = launch(slot);
     }
 
     /** Starts a new worker in place of every one that ended by itself (a poison task halted it). */
@@ -50,7 +59,7 @@ final class Fleet implements AutoCloseable {
             if (!slots[i].isAlive()) {
                 slots[i].awaitExit();
                 crashes++;
-                slots[i] = launch();
+                slots[i] = launch(i);
             }
         }
     }
@@ -116,8 +125,8 @@ final class Fleet implements AutoCloseable {
         return err.toString();
     }
 
-    private OrdoProcess launch() {
-        OrdoProcess worker = OrdoProcess.start(args.toArray(String[]::new));
+    private OrdoProcess launch(int slot) {
+        OrdoProcess worker = OrdoProcess.start(environments.get(slot), args.toArray(String[]::new));
         everyProcess.add(worker);
         return worker;
     }
