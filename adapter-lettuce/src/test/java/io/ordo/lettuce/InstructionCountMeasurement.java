@@ -32,16 +32,24 @@ class InstructionCountMeasurement {
     private static final int TASKS = Integer.getInteger("ordo.measure.tasks", 20_000);
     private static final int BATCH = Integer.getInteger("ordo.measure.batch", 18);
     /**
-     * {@code -Dordo.measure.limits=true}: the queue has a partition and a queue concurrency cap and a partition
-     * and a queue rate limit, none of them low enough to hold a task back, so the count is the cost of
-     * keeping them (in-flight counts, buckets) against the same drain without them.
+     * {@code -Dordo.measure.limits=caps}, {@code rates} or {@code all}: the queue has a partition and a queue
+     * concurrency cap, a partition and a queue rate limit, or both, none of them low enough to hold a task
+     * back, so the count is the cost of keeping them (in-flight counts, buckets) against the same drain
+     * without them.
      */
-    private static final boolean LIMITS = Boolean.getBoolean("ordo.measure.limits");
-    private static final QueueSettings LIMITS_THAT_NEVER_BIND = QueueSettings.builder()
-            .partitionConcurrency(100_000).queueConcurrency(100_000)
-            .partitionRateLimit(RateLimit.of(1_000_000, java.time.Duration.ofSeconds(1)).withBurst(1_000_000))
-            .queueRateLimit(RateLimit.of(1_000_000, java.time.Duration.ofSeconds(1)).withBurst(1_000_000))
-            .build();
+    private static final String LIMITS = System.getProperty("ordo.measure.limits", "none");
+    private static final RateLimit NEVER_EMPTY = RateLimit.of(1_000_000, java.time.Duration.ofSeconds(1)).withBurst(1_000_000);
+
+    private static QueueSettings limitsThatNeverBind() {
+        QueueSettings.Builder settings = QueueSettings.builder();
+        if (LIMITS.equals("caps") || LIMITS.equals("all")) {
+            settings.partitionConcurrency(100_000).queueConcurrency(100_000);
+        }
+        if (LIMITS.equals("rates") || LIMITS.equals("all")) {
+            settings.partitionRateLimit(NEVER_EMPTY).queueRateLimit(NEVER_EMPTY);
+        }
+        return settings.build();
+    }
 
     @Test
     void instructions_per_drained_task() throws Exception {
@@ -54,8 +62,8 @@ class InstructionCountMeasurement {
         try (RedisServer server = RedisServer.start();
              RedisTaskStoreFactory factory = LettuceTaskStores.factory(RedisOptions.create(server.uri()))) {
             TaskStore store = factory.forQueue(QueueName.of("measure"));
-            if (LIMITS) {
-                store.configure(LIMITS_THAT_NEVER_BIND);
+            if (!LIMITS.equals("none")) {
+                store.configure(limitsThatNeverBind());
             }
             MeasuredQueue.fill(store, TASKS, 100);
             control(server, "-z");
@@ -63,7 +71,7 @@ class InstructionCountMeasurement {
             control(server, "-d");
             System.out.printf("%,d tasks over %,d %s partitions, %d per call%s: %,d instructions per drained task%n",
                     TASKS, MeasuredQueue.PARTITIONS, MeasuredQueue.kind(), BATCH,
-                    LIMITS ? ", caps and rate limits set" : "", instructions(out, server.pid()) / TASKS);
+                    LIMITS.equals("none") ? "" : ", limits set: " + LIMITS, instructions(out, server.pid()) / TASKS);
         } finally {
             System.clearProperty("ordo.redis.server");
         }
