@@ -252,20 +252,17 @@ public abstract class WakeUpKit {
 
     @Test
     void an_ack_freeing_a_capped_partitions_slot_wakes_a_waiting_consumer() throws Exception {
-        store.configure(QueueSettings.builder().partitionConcurrency(1).build());
-        publish(task("t1", regular, Duration.ZERO), task("t2", regular, Duration.ZERO));
-        assertThat(store.consume(holder, 2, NO_WAIT)).hasSize(1);
-        Waiting waiting = startWaiting(waiter);
-
-        long changedAt = System.nanoTime();
-        store.ack(holder, List.of(TaskId.of("t1")));
-
-        waiting.assertDelivers(changedAt, "t2");
+        assertAnAckFreeingASlotWakesAWaitingConsumer(QueueSettings.builder().partitionConcurrency(1).build());
     }
 
     @Test
     void an_ack_freeing_a_slot_of_a_queue_at_its_cap_wakes_a_waiting_consumer() throws Exception {
-        store.configure(QueueSettings.builder().queueConcurrency(1).build());
+        assertAnAckFreeingASlotWakesAWaitingConsumer(QueueSettings.builder().queueConcurrency(1).build());
+    }
+
+    /** Two tasks of one partition under a cap of one: the second is delivered once the first is acked. */
+    private void assertAnAckFreeingASlotWakesAWaitingConsumer(QueueSettings capOfOne) throws Exception {
+        store.configure(capOfOne);
         publish(task("t1", regular, Duration.ZERO), task("t2", regular, Duration.ZERO));
         assertThat(store.consume(holder, 2, NO_WAIT)).hasSize(1);
         Waiting waiting = startWaiting(waiter);

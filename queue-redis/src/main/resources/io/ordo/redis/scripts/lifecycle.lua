@@ -197,19 +197,26 @@ function O.take(consumer, max, reply)
     O.set_counter('turn', turn)
     if ready_t then O.readyat_change(ready_t, -ready_n) end
     if taken > 0 then -- at most MAX_CONSUME tasks: 2,000 arguments, well within unpack's limit
-        O.count('waiting', -taken)
-        O.call('HSET', O.holding_key(consumer), unpack(leases))
-        local records = O.call('HMGET', O.K_TASKS, unpack(ids))
+        local records = O.hand_over(consumer, ids, leases, taken, reply)
         for _, j in ipairs(ready_unknown) do O.readyat_remove(O.record_ready(records[j])) end
-        local n = #reply
-        for j = 1, taken do
-            reply[n + 2 * j - 1] = ids[j]
-            reply[n + 2 * j] = records[j]
-        end
     end
     return taken, ready_left
 end
 local take = O.take
+
+-- The taken tasks into the consumer's holding (leases: id, lease, ...), each id and its record appended to
+-- the reply; their records.
+function O.hand_over(consumer, ids, leases, taken, reply)
+    O.count('waiting', -taken)
+    O.call('HSET', O.holding_key(consumer), unpack(leases))
+    local records = O.call('HMGET', O.K_TASKS, unpack(ids))
+    local n = #reply
+    for j = 1, taken do
+        reply[n + 2 * j - 1] = ids[j]
+        reply[n + 2 * j] = records[j]
+    end
+    return records
+end
 
 -- Milliseconds until something may fall due (a delayed task, an ordered head, a block's end), or -1;
 -- -2 when tasks that fell due are still being made ready (the consumer calls again at once).

@@ -178,16 +178,7 @@ function O.take_limited(consumer, max, reply)
         O.call('HSET', O.K_META, 'queueBucket', O.int(O.queue_units - taken * l.qr.per) .. ':' .. now_text)
     end
     if taken >= room and room < max then ready_left = false end -- out of slots or tokens: no one to wake
-    if taken > 0 then
-        O.count('waiting', -taken)
-        O.call('HSET', O.holding_key(consumer), unpack(leases))
-        local records = O.call('HMGET', O.K_TASKS, unpack(ids))
-        local n = #reply
-        for j = 1, taken do
-            reply[n + 2 * j - 1] = ids[j]
-            reply[n + 2 * j] = records[j]
-        end
-    end
+    if taken > 0 then O.hand_over(consumer, ids, leases, taken, reply) end
     return taken, ready_left
 end
 
