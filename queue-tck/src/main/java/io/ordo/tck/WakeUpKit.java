@@ -275,18 +275,19 @@ public abstract class WakeUpKit {
 
     @Test
     void a_partitions_next_token_wakes_a_waiting_consumer() throws Exception {
-        store.configure(QueueSettings.builder().partitionRateLimit(new RateLimit(1, SHORTLY, 1)).build());
-        publish(task("t1", regular, Duration.ZERO), task("t2", regular, Duration.ZERO));
-        long tokenAt = System.nanoTime() + SHORTLY.toNanos();
-        assertThat(store.consume(holder, 2, NO_WAIT)).hasSize(1);
-        Waiting waiting = startWaiting(waiter);
-
-        waiting.assertDelivers(tokenAt, "t2");
+        assertTheNextTokenWakesAWaitingConsumer(
+                QueueSettings.builder().partitionRateLimit(new RateLimit(1, SHORTLY, 1)).build());
     }
 
     @Test
     void the_queues_next_token_wakes_a_waiting_consumer() throws Exception {
-        store.configure(QueueSettings.builder().queueRateLimit(new RateLimit(1, SHORTLY, 1)).build());
+        assertTheNextTokenWakesAWaitingConsumer(
+                QueueSettings.builder().queueRateLimit(new RateLimit(1, SHORTLY, 1)).build());
+    }
+
+    /** Two tasks under a limit of one a SHORTLY: the second is delivered when the next token comes. */
+    private void assertTheNextTokenWakesAWaitingConsumer(QueueSettings oneTokenAShortWhile) throws Exception {
+        store.configure(oneTokenAShortWhile);
         publish(task("t1", regular, Duration.ZERO), task("t2", regular, Duration.ZERO));
         long tokenAt = System.nanoTime() + SHORTLY.toNanos();
         assertThat(store.consume(holder, 2, NO_WAIT)).hasSize(1);
