@@ -9,7 +9,6 @@ import io.ordo.domain.PublishRules;
 import io.ordo.domain.QueueName;
 import io.ordo.domain.QueueSettings;
 import io.ordo.domain.RateLimit;
-import io.ordo.domain.ReclaimCause;
 import io.ordo.domain.Schedule;
 import io.ordo.domain.Task;
 import io.ordo.domain.TaskId;
@@ -44,7 +43,6 @@ import io.ordo.schedules.ScheduleSlots;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -78,9 +76,11 @@ final class InMemoryTaskStore implements TaskStore {
     /** The buckets of the queue's rate limits. */
     private final RateBuckets buckets = new RateBuckets();
     /** Dead letters in the order they died. */
-    private final LinkedHashMap<TaskId, DeadLetter> dead = new LinkedHashMap<>();
+    private final DeadLetters dead = new DeadLetters();
     /** Registered consumers, when each expires and when each was last heard from. */
     private final ConsumerRegistry consumers = new ConsumerRegistry();
+    /** reclaim's taking back of dead consumers' and overdue tasks. */
+    private final InMemoryReclaim reclaiming = new InMemoryReclaim(holdings, consumers);
     /** Ids of acked tasks still inside the dedup window, with when they may be used again. */
     private final Map<TaskId, Long> recentlyAcked = new HashMap<>();
 
@@ -91,7 +91,6 @@ final class InMemoryTaskStore implements TaskStore {
     private long lastSeq;
     private long publishedTotal;
     private long ackedTotal;
-    private long deadLetteredTotal;
 
     /** Set when the factory is closed; read under the monitor, like everything else. */
     private boolean closed;
@@ -148,7 +147,7 @@ final class InMemoryTaskStore implements TaskStore {
             recentlyAcked.remove(id);
             until = null;
         }
-        return until != null || waiting.contains(id) || holdings.contains(id) || dead.containsKey(id);
+        return until != null || waiting.contains(id) || holdings.contains(id) || dead.contains(id);
     }
 
     // ---------------------------------------------------------------- consume
@@ -190,12 +189,11 @@ final class InMemoryTaskStore implements TaskStore {
         while (taken.size() < room && (state = waiting.nextToServe()) != null) {
             int before = taken.size();
             if (state.partition.isOrdered()) {
-                int run = room - taken.size();
-                if (!partitionRate.isOff()) {
-                    run = (int) Math.min(run, buckets.partitionUnits(partitionRate, state.partition, now)
-                            / partitionRate.periodMillis());
+                int run = (int) Math.min(room - taken.size(),
+                        buckets.partitionTokens(partitionRate, state.partition, now));
+                for (Task task : state.readyRun(run, now)) {
+                    take(task, consumer, now, taken);
                 }
-                takeOrderedRun(state, consumer, run, now, taken);
                 holdings.lock(state.partition, consumer, now);
             } else {
                 take(state.head(now).orElseThrow(), consumer, now, taken);
@@ -218,10 +216,7 @@ final class InMemoryTaskStore implements TaskStore {
         if (settings.queueConcurrency() > 0) {
             room = Math.min(room, settings.queueConcurrency() - holdings.size());
         }
-        RateLimit queueRate = settings.queueRateLimit();
-        if (!queueRate.isOff()) {
-            room = Math.min(room, buckets.queueUnits(queueRate, now) / queueRate.periodMillis());
-        }
+        room = Math.min(room, buckets.queueTokens(settings.queueRateLimit(), now));
         return (int) Math.max(0, room);
     }
 
@@ -246,21 +241,8 @@ final class InMemoryTaskStore implements TaskStore {
         }
     }
 
-
     private void touch(Partition partition) {
         waiting.touch(partition);
-    }
-
-    /** The consecutive run of ready tasks from an ordered partition's head, in key order. */
-    private void takeOrderedRun(PartitionState state, ConsumerId consumer, int room, long now, List<Lease> taken) {
-        List<Task> run = new ArrayList<>();
-        for (Task task : state.waiting) {
-            if (run.size() == room || !task.isReadyAt(now)) {
-                break;
-            }
-            run.add(task);
-        }
-        run.forEach(task -> take(task, consumer, now, taken));
     }
 
     private void take(Task task, ConsumerId consumer, long now, List<Lease> taken) {
@@ -278,20 +260,31 @@ final class InMemoryTaskStore implements TaskStore {
         Validate.notNull("consumer", consumer);
         List<TaskId> checked = PublishRules.ids("ids", ids);
         long now = clock.millis();
-        Map<TaskId, AckOutcome> outcomes = new LinkedHashMap<>();
-        for (TaskId id : checked) {
+        return settleEach(consumer, checked, AckOutcome.LEASE_LOST, AckOutcome.ACKED, lease -> {
+            ackedTotal++;
+            if (settings.hasDedupWindow()) {
+                recentlyAcked.put(lease.id(), now + settings.dedupWindow().toMillis());
+            }
+        });
+    }
+
+    /**
+     * Each named task the consumer holds leaves its hands and is settled; its ordered partition's lock goes
+     * once the consumer holds nothing more of it. A task it does not hold is {@code lost}.
+     */
+    private <O> Map<TaskId, O> settleEach(ConsumerId consumer, List<TaskId> ids, O lost, O settled,
+                                          java.util.function.Consumer<Lease> settle) {
+        Map<TaskId, O> outcomes = new LinkedHashMap<>();
+        for (TaskId id : ids) {
             Lease lease = holdings.heldBy(consumer, id);
             if (lease == null) {
-                outcomes.putIfAbsent(id, AckOutcome.LEASE_LOST);
+                outcomes.putIfAbsent(id, lost);
                 continue;
             }
             holdings.unhold(id);
-            ackedTotal++;
-            if (settings.hasDedupWindow()) {
-                recentlyAcked.put(id, now + settings.dedupWindow().toMillis());
-            }
+            settle.accept(lease);
             holdings.releaseLockIfDone(consumer, lease.partition());
-            outcomes.put(id, AckOutcome.ACKED);
+            outcomes.put(id, settled);
         }
         notifyAll(); // a released lock makes its partition's next tasks deliverable
         return outcomes;
@@ -320,7 +313,7 @@ final class InMemoryTaskStore implements TaskStore {
                         return RejectOutcome.RETURNED_WITH_BATCH;
                     }
                     if (lease.task().attempts() >= lease.task().maxAttemptsOr(settings.maxAttempts())) {
-                        bury(lease.task().withLastError(rejection.reason()), now);
+                        dead.bury(lease.task().withLastError(rejection.reason()), now);
                         return RejectOutcome.DEAD_LETTERED;
                     }
                     waiting.put(lease.task().retriedAt(now + rejection.delay().toMillis(), rejection.reason()));
@@ -345,20 +338,8 @@ final class InMemoryTaskStore implements TaskStore {
         List<TaskId> checked = PublishRules.ids("ids", ids);
         String why = Reasons.truncate(reason);
         long now = clock.millis();
-        Map<TaskId, FailOutcome> outcomes = new LinkedHashMap<>();
-        for (TaskId id : checked) {
-            Lease lease = holdings.heldBy(consumer, id);
-            if (lease == null) {
-                outcomes.putIfAbsent(id, FailOutcome.LEASE_LOST);
-                continue;
-            }
-            holdings.unhold(id);
-            bury(lease.task().withLastError(why), now);
-            holdings.releaseLockIfDone(consumer, lease.partition());
-            outcomes.put(id, FailOutcome.DEAD_LETTERED);
-        }
-        notifyAll(); // a released lock makes its partition's next tasks deliverable
-        return outcomes;
+        return settleEach(consumer, checked, FailOutcome.LEASE_LOST, FailOutcome.DEAD_LETTERED,
+                lease -> dead.bury(lease.task().withLastError(why), now));
     }
 
     @Override
@@ -414,63 +395,15 @@ final class InMemoryTaskStore implements TaskStore {
     public synchronized ReclaimReport reclaim() {
         ensureOpen();
         long now = clock.millis();
-        List<ConsumerId> deadConsumers = consumers.removeExpired(now);
-        int returned = 0;
-        int buried = 0;
-        for (ConsumerId consumer : deadConsumers) {
-            // a consumer holds a lock only while it holds a task of the partition (releaseLockIfDone)
-            Set<Partition> theirPartitions = holdings.partitionsHeldBy(consumer);
-            for (Lease lease : holdings.heldBy(consumer)) {
-                holdings.unhold(lease.id());
-                if (takeBackCrashed(lease.task().reclaimed(Reasons.holderStoppedHeartbeating(consumer),
-                        ReclaimCause.HOLDER_STOPPED_HEARTBEATING), now)) {
-                    buried++;
-                } else {
-                    returned++;
-                }
-            }
-            holdings.releaseLocksOf(consumer, theirPartitions);
-        }
-        int timedOut = 0;
-        if (settings.hasProcessingTimeout()) {
-            long timeout = settings.processingTimeout().toMillis();
-            List<Lease> overdue = holdings.all().stream()
-                    .filter(lease -> lease.leasedAt() + timeout <= now)
-                    // key order: within an ordered batch the first task by key is the one that timed out
-                    .sorted(Comparator.comparing((Lease lease) -> lease.task().orderingKey()))
-                    .toList();
-            for (Lease lease : overdue) {
-                if (!holdings.contains(lease.id())) {
-                    continue; // already returned with an earlier task of its ordered batch
-                }
-                timedOut++;
-                holdings.unhold(lease.id());
-                if (takeBackCrashed(lease.task().reclaimed(Reasons.processingTimedOut(timeout),
-                        ReclaimCause.PROCESSING_TIMED_OUT), now)) {
-                    buried++;
-                } else {
-                    returned++;
-                }
-                if (lease.partition().isOrdered()) {
-                    for (Lease later : holdings.heldInPartition(lease.consumer(), lease.partition())) {
-                        if (later.task().orderingKey().compareTo(lease.task().orderingKey()) > 0) {
-                            holdings.unhold(later.id());
-                            returnUnprocessed(later);
-                            returned++;
-                        }
-                    }
-                }
-                holdings.releaseLockIfDone(lease.consumer(), lease.partition());
-            }
-        }
+        ReclaimReport report = reclaiming.run(now, settings, task -> takeBackCrashed(task, now), this::returnUnprocessed);
         notifyAll(); // returned tasks, and locks released even when their tasks died
-        return new ReclaimReport(deadConsumers, returned, buried, timedOut);
+        return report;
     }
 
     /** A task whose processing never finished: back in place with the attempt counted, or dead if out of attempts. */
     private boolean takeBackCrashed(Task reclaimed, long now) {
         if (reclaimed.attempts() >= reclaimed.maxAttemptsOr(settings.maxAttempts())) {
-            bury(reclaimed, now);
+            dead.bury(reclaimed, now);
             return true;
         }
         waiting.put(reclaimed);
@@ -531,8 +464,7 @@ final class InMemoryTaskStore implements TaskStore {
     public synchronized DeadLetterPage deadLetters(int offset, int limit) {
         ensureOpen();
         new DeadLetterPageRequest(offset, limit);
-        List<DeadLetter> page = dead.values().stream().skip(offset).limit(limit).toList();
-        return new DeadLetterPage(page, dead.size(), offset);
+        return dead.page(offset, limit);
     }
 
     @Override
@@ -557,7 +489,7 @@ final class InMemoryTaskStore implements TaskStore {
     @Override
     public synchronized long redriveAll() {
         ensureOpen();
-        return redrive(List.copyOf(dead.keySet())).size();
+        return redrive(dead.ids()).size();
     }
 
     @Override
@@ -570,9 +502,7 @@ final class InMemoryTaskStore implements TaskStore {
     @Override
     public synchronized long purgeAllDeadLetters() {
         ensureOpen();
-        long count = dead.size();
-        dead.clear();
-        return count;
+        return dead.purgeAll();
     }
 
     // ---------------------------------------------------------------- stats, pause, settings
@@ -586,7 +516,7 @@ final class InMemoryTaskStore implements TaskStore {
         long blocked = waiting.blockedCount(now);
         long live = consumers.liveCount(now);
         return new QueueStats(ready, waiting.size() - ready, holdings.size(), dead.size(), waiting.partitionCount(),
-                holdings.lockCount(), blocked, live, now - oldestReadyAt, publishedTotal, ackedTotal, deadLetteredTotal,
+                holdings.lockCount(), blocked, live, now - oldestReadyAt, publishedTotal, ackedTotal, dead.total(),
                 paused);
     }
 
@@ -627,14 +557,6 @@ final class InMemoryTaskStore implements TaskStore {
         configured = true;
         waiting.touchAll(); // caps and limits changed: every partition is looked at again
         notifyAll();
-    }
-
-    // ---------------------------------------------------------------- bookkeeping
-
-    /** A task, its last error set to why it dies, into the dead letters. */
-    private void bury(Task task, long now) {
-        dead.put(task.id(), new DeadLetter(task, task.lastError(), now));
-        deadLetteredTotal++;
     }
 
     // ---------------------------------------------------------------- schedules

@@ -3,7 +3,9 @@ package io.ordo.inmemory;
 import io.ordo.domain.Partition;
 import io.ordo.domain.Task;
 
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
 
@@ -64,6 +66,18 @@ final class PartitionState {
      * ordered one the lowest-key task, but only if it is ready (head-of-line blocking). Time only moves
      * forward for a store, so a task once found ready stays ready.
      */
+    /** An ordered partition's consecutive run of ready tasks from its head, in key order, at most {@code max}. */
+    List<Task> readyRun(int max, long now) {
+        List<Task> run = new ArrayList<>();
+        for (Task task : waiting) {
+            if (run.size() == max || !task.isReadyAt(now)) {
+                break;
+            }
+            run.add(task);
+        }
+        return run;
+    }
+
     Optional<Task> head(long now) {
         if (waiting.isEmpty()) {
             return Optional.empty();

@@ -29,6 +29,16 @@ final class RateBuckets {
         return bucket == null ? limit.capacityUnits() : limit.unitsAt(bucket[0], bucket[1], now);
     }
 
+    /** The deliveries the queue's tokens allow now (no bound when the limit is off). */
+    long queueTokens(RateLimit limit, long now) {
+        return limit.isOff() ? Long.MAX_VALUE : queueUnits(limit, now) / limit.periodMillis();
+    }
+
+    /** The deliveries the partition's tokens allow now (no bound when the limit is off). */
+    long partitionTokens(RateLimit limit, Partition partition, long now) {
+        return limit.isOff() ? Long.MAX_VALUE : partitionUnits(limit, partition, now) / limit.periodMillis();
+    }
+
     /** Takes the tokens of {@code deliveries} from the queue's bucket. */
     void takeFromQueue(RateLimit limit, int deliveries, long now) {
         queueUnits = queueUnits(limit, now) - deliveries * limit.periodMillis();
