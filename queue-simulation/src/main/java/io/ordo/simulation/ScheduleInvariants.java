@@ -46,10 +46,18 @@ final class ScheduleInvariants {
             fail(Invariant.OUTCOMES, "putSchedule(%s) answered created=%s, but the schedule %s", schedule.id(),
                     created, old == null ? "did not exist" : "existed");
         }
+        model.schedules.put(schedule.id(), placed(schedule, old, now));
+    }
+
+    /**
+     * A schedule put at {@code now} over {@code old} (null when new): its anchor is its start, else the old
+     * anchor, else now; a replaced one keeps its last slot, or {@code start - 1} if later.
+     */
+    static ScheduleEntry placed(Schedule schedule, ScheduleEntry old, long now) {
         long anchor = schedule.start() != null ? schedule.start().toEpochMilli()
                 : old != null ? old.anchorMillis() : now;
         long last = old == null ? anchor - 1 : Math.max(old.lastSlotMillis(), anchor - 1);
-        model.schedules.put(schedule.id(), new ScheduleEntry(schedule, anchor, last));
+        return new ScheduleEntry(schedule, anchor, last);
     }
 
     void onRemove(String id, boolean existed) {

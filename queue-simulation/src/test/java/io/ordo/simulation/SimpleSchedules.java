@@ -36,12 +36,8 @@ final class SimpleSchedules {
 
     boolean put(Schedule schedule, long now) {
         ScheduleSlots.check(schedule);
-        ScheduleEntry old = entries.get(schedule.id());
-        long anchor = schedule.start() != null ? schedule.start().toEpochMilli()
-                : old != null ? old.anchorMillis() : now;
-        long last = old == null ? anchor - 1 : Math.max(old.lastSlotMillis(), anchor - 1);
-        entries.put(schedule.id(), new ScheduleEntry(schedule, anchor, last));
-        return old == null;
+        // the model's rule for a put: only firing is the simple store's own, where the faults are
+        return entries.put(schedule.id(), ScheduleInvariants.placed(schedule, entries.get(schedule.id()), now)) == null;
     }
 
     boolean remove(String id) {
