@@ -126,6 +126,12 @@ final class SettingsCommand extends QueueCommand {
         out.printf("  %-20s %s%n", "heartbeat ttl", millis(settings.heartbeatTtl()));
         out.printf("  %-20s %s%n", "dedup window", settings.hasDedupWindow() ? millis(settings.dedupWindow()) : "off");
         out.printf("  %-20s %d%n", "max payload bytes", settings.maxPayloadBytes());
+        printFlowLimits(out, settings);
+        return done();
+    }
+
+    /** The caps and rate limits, when the queue has any (ordo settings and ordo stats print them alike). */
+    static void printFlowLimits(PrintWriter out, QueueSettings settings) {
         if (settings.hasConcurrencyCaps() || settings.hasRateLimits()) {
             out.printf("  %-20s %s%n", "partition cap", cap(settings.partitionConcurrency()));
             settings.partitionConcurrencyOverrides().forEach((partition, cap) ->
@@ -134,7 +140,6 @@ final class SettingsCommand extends QueueCommand {
             out.printf("  %-20s %s%n", "queue rate limit", rate(settings.queueRateLimit()));
             out.printf("  %-20s %s%n", "partition rate limit", rate(settings.partitionRateLimit()));
         }
-        return done();
     }
 
     private boolean changesAnything() {

@@ -1,27 +1,31 @@
 package io.ordo.cli;
 
+import io.ordo.domain.QueueSettings;
 import io.ordo.ports.QueueStats;
-import io.ordo.ports.TaskInspection;
 import picocli.CommandLine.Command;
 
 import java.io.PrintWriter;
 
 /**
- * Prints a queue's counts and lag.
+ * Prints a queue's counts and lag, and its caps and rate limits when it has any.
  *
  * <pre>
  * ordo stats --queue orders
  * </pre>
  */
 @Command(name = "stats", mixinStandardHelpOptions = true,
-        description = "Prints a queue's counts and lag.",
+        description = "Prints a queue's counts and lag, and its caps and rate limits when it has any.",
         footer = {"", "Example:", "  ordo stats --queue orders"})
 final class StatsCommand extends QueueCommand {
     @Override
     public Integer call() {
         QueueStats stats;
+        QueueSettings settings;
         try {
-            stats = onExistingStore(TaskInspection::stats, answer -> true);
+            StatsAndSettings answer = onExistingStore(store -> new StatsAndSettings(store.stats(), store.settings()),
+                    read -> true);
+            stats = answer.stats();
+            settings = answer.settings();
         } catch (QueueNotFound absent) {
             return queueNotFound();
         }
@@ -42,7 +46,11 @@ final class StatsCommand extends QueueCommand {
         row(out, "acked total", stats.ackedTotal());
         row(out, "dead-lettered total", stats.deadLetteredTotal());
         out.printf("  %-20s %s%n", "paused", stats.paused() ? "yes" : "no");
+        SettingsCommand.printFlowLimits(out, settings);
         return done();
+    }
+
+    private record StatsAndSettings(QueueStats stats, QueueSettings settings) {
     }
 
     private static void row(PrintWriter out, String name, long value) {

@@ -45,7 +45,14 @@ class RedisCommandsTest {
                 "cancelled  mail-2", "unknown    nothing-here", "cancelled 1 of 2 in queue " + ordo.queue);
 
         assertThat(ordo.ok("pause").outLines()).containsExactly("queue " + ordo.queue + " paused: it delivers nothing until resumed");
-        assertThat(ordo.ok("stats").outLines()).contains("  paused               yes", "  ready                2");
+        assertThat(ordo.ok("stats").outLines()).contains("  paused               yes", "  ready                2")
+                .noneMatch(line -> line.contains("cap") || line.contains("rate limit"));
+        ordo.ok("settings", "--partition-concurrency", "2", "--partition-concurrency-override", "emails=1",
+                "--queue-rate-limit", "100/1s");
+        assertThat(ordo.ok("stats").outLines()).contains("  partition cap        2", "    emails             1",
+                "  queue cap            off", "  queue rate limit     100/1s:100", "  partition rate limit off");
+        ordo.ok("settings", "--partition-concurrency", "0", "--partition-concurrency-override", "emails=0",
+                "--queue-rate-limit", "off");
         assertThat(ordo.ok("resume").outLines()).containsExactly("queue " + ordo.queue + " resumed");
 
         CliRun work = ordo.ok("work", "--work-time", "0ms", "--failure-rate", "1", "--retry-delay", "1ms",

@@ -10,6 +10,8 @@ import io.ordo.domain.DeadLetter;
 import io.ordo.domain.InvalidInputException;
 import io.ordo.domain.Partition;
 import io.ordo.domain.QueueName;
+import io.ordo.domain.QueueSettings;
+import io.ordo.domain.RateLimit;
 import io.ordo.domain.Schedule;
 import io.ordo.domain.Task;
 import io.ordo.domain.TaskId;
@@ -29,6 +31,7 @@ import io.ordo.ports.TaskStoreFactory;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -97,6 +100,9 @@ final class DashboardApi {
             }
             if (rest.equals(List.of("schedules"))) {
                 return Reply.ok(schedules(queue));
+            }
+            if (rest.equals(List.of("limits"))) {
+                return Reply.ok(limits(queue));
             }
         }
         return Reply.error(404, "no such API path");
@@ -269,6 +275,32 @@ final class DashboardApi {
             entry.lastSlot().ifPresent(slot -> item.put("lastSlot", slot.toEpochMilli()));
         }
         return root;
+    }
+
+    /**
+     * The queue's concurrency caps and rate limits (docs/semantics.md, "Caps and rate limits"): one read of
+     * its settings. A cap of 0 is none; a rate limit that is off is left out.
+     */
+    private ObjectNode limits(QueueName queue) {
+        spendRead();
+        QueueSettings settings = stores.forQueue(queue).settings();
+        ObjectNode root = common().put("name", queue.value())
+                .put("partitionConcurrency", settings.partitionConcurrency())
+                .put("queueConcurrency", settings.queueConcurrency());
+        ArrayNode overrides = root.putArray("partitionConcurrencyOverrides");
+        settings.partitionConcurrencyOverrides().entrySet().stream()
+                .sorted(Map.Entry.comparingByKey(Comparator.comparing(Partition::code)))
+                .forEach(entry -> overrides.addObject().put("partition", entry.getKey().code()).put("cap", entry.getValue()));
+        rate(root, "partitionRateLimit", settings.partitionRateLimit());
+        rate(root, "queueRateLimit", settings.queueRateLimit());
+        return root;
+    }
+
+    private static void rate(ObjectNode root, String field, RateLimit limit) {
+        if (!limit.isOff()) {
+            root.putObject(field).put("permits", limit.permits()).put("perMillis", limit.per().toMillis())
+                    .put("burst", limit.burst());
+        }
     }
 
     private Reply task(QueueName queue, TaskId id) {

@@ -335,6 +335,22 @@
     } else {
       sections.push(el('p', { class: 'error', role: 'alert' }, 'Schedules unavailable: ' + scheduled.body.error));
     }
+    // the caps and rate limits: a read of their own too (the queue's settings)
+    const limits = await get('queues/' + queueSegment(queue) + '/limits');
+    if (limits.status === 200) {
+      const l = limits.body;
+      const row = (key, label, value, partition) => el('tr', { 'data-limit': key, 'data-partition': partition },
+        el('th', { scope: 'row' }, label), el('td', {}, value));
+      sections.push(el('section', { class: 'panel' }, el('h2', {}, 'Caps and rate limits'),
+        el('table', { id: 'limits' }, el('tbody', {},
+          row('partitionConcurrency', 'Partition cap', cap(l.partitionConcurrency)),
+          l.partitionConcurrencyOverrides.map((o) => row('override', 'Cap of ' + o.partition, cap(o.cap), o.partition)),
+          row('queueConcurrency', 'Queue cap', cap(l.queueConcurrency)),
+          row('partitionRateLimit', 'Partition rate limit', rateLimit(l.partitionRateLimit)),
+          row('queueRateLimit', 'Queue rate limit', rateLimit(l.queueRateLimit))))));
+    } else {
+      sections.push(el('p', { class: 'error', role: 'alert' }, 'Caps and rate limits unavailable: ' + limits.body.error));
+    }
     replace($('main'),
       el('h1', {}, 'Queue ' + queue, s.paused ? el('span', { class: 'badge warn', id: 'paused' }, 'paused') : null, stamp(body)),
       el('div', { class: 'actions' }, pause,
@@ -350,6 +366,12 @@
       chart(body.throughput, body.sampleEveryMillis, 'Queue ' + queue),
       sections);
   }
+
+  /** A concurrency cap: tasks in flight at most, 0 for none. */
+  const cap = (n) => (n === 0 ? 'none' : number(n) + ' in flight');
+
+  /** A rate limit as the API gives it, absent when off. */
+  const rateLimit = (r) => (r === undefined ? 'off' : number(r.permits) + ' per ' + span(r.perMillis) + ', burst ' + number(r.burst));
 
   async function drawDeadLetters(queue, page) {
     const offset = (page - 1) * PAGE_SIZE;

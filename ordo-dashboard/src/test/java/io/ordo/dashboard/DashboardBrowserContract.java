@@ -102,6 +102,9 @@ abstract class DashboardBrowserContract {
         List<Lease> taken = store.consume(failing, 1, Duration.ZERO);
         store.fail(failing, taken.stream().map(Lease::id).toList(), "gone for good");
         store.blockPartition(Partition.regular("emails"), Duration.ofMinutes(10));
+        store.configure(store.settings().toBuilder().partitionConcurrency(3)
+                .partitionConcurrencyOverrides(Map.of(Partition.regular("bulk"), 8))
+                .queueRateLimit(new io.ordo.domain.RateLimit(100, Duration.ofSeconds(1), 200)).build());
         store.putSchedule(io.ordo.domain.Schedule.builder("nightly-report", Partition.ordered("reports"),
                 "{}".getBytes(java.nio.charset.StandardCharsets.UTF_8))
                 .cron("0 9 * * 1-5", java.time.ZoneId.of("Europe/Berlin")).build());
@@ -136,6 +139,11 @@ abstract class DashboardBrowserContract {
         assertThat(find(By.cssSelector("#partitions tr[data-partition='emails']")).getText()).contains("7");
         assertThat(find(By.cssSelector("#schedules tr[data-schedule='nightly-report']")).getText())
                 .contains("cron 0 9 * * 1-5 (Europe/Berlin)", "!reports", "skip", "none yet");
+        assertLimit("tr[data-limit='partitionConcurrency']", "Partition cap", "3 in flight");
+        assertLimit("tr[data-limit='override'][data-partition='bulk']", "Cap of bulk", "8 in flight");
+        assertLimit("tr[data-limit='queueConcurrency']", "Queue cap", "none");
+        assertLimit("tr[data-limit='partitionRateLimit']", "Partition rate limit", "off");
+        assertLimit("tr[data-limit='queueRateLimit']", "Queue rate limit", "100 per 1 s, burst 200");
         await("the throughput chart", driver -> !driver.findElements(By.cssSelector("#throughput svg polyline")).isEmpty());
     }
 
@@ -337,6 +345,13 @@ abstract class DashboardBrowserContract {
                   .catch(e => done({status: -1, body: String(e)}));
                 """, path, token);
         return (Map<?, ?>) result;
+    }
+
+    /** A row of the caps and rate limits panel: its heading and its value. */
+    private void assertLimit(String row, String label, String value) {
+        WebElement found = find(By.cssSelector("#limits " + row));
+        assertThat(found.findElement(By.tagName("th")).getText()).isEqualTo(label);
+        assertThat(found.findElement(By.tagName("td")).getText()).isEqualTo(value);
     }
 
     private void assertCell(String css, long expected) {

@@ -78,6 +78,23 @@ class DashboardHttpTest {
     }
 
     @Test
+    void the_caps_and_rate_limits_of_a_queue_are_read_as_json() throws IOException {
+        assertThat(request("GET", "/api/queues/http-test/limits", "", "")).startsWith("HTTP/1.1 200")
+                .contains("\"partitionConcurrency\":0,\"queueConcurrency\":0,\"partitionConcurrencyOverrides\":[]}");
+
+        stores.forQueue(QUEUE).configure(stores.forQueue(QUEUE).settings().toBuilder().partitionConcurrency(2)
+                .partitionConcurrencyOverrides(Map.of(Partition.regular("zeta"), 1, Partition.regular("bulk"), 8))
+                .queueConcurrency(50).partitionRateLimit(new io.ordo.domain.RateLimit(10, Duration.ofSeconds(1), 20))
+                .build());
+
+        assertThat(request("GET", "/api/queues/http-test/limits", "", "")).startsWith("HTTP/1.1 200")
+                .contains("\"partitionConcurrency\":2,\"queueConcurrency\":50,\"partitionConcurrencyOverrides\":"
+                        + "[{\"partition\":\"bulk\",\"cap\":8},{\"partition\":\"zeta\",\"cap\":1}],"
+                        + "\"partitionRateLimit\":{\"permits\":10,\"perMillis\":1000,\"burst\":20}}")
+                .doesNotContain("queueRateLimit");
+    }
+
+    @Test
     void a_purge_needs_the_token_the_own_origin_and_a_json_body() throws IOException {
         String purge = "/api/queues/http-test/dead-letters/purge-all";
         String json = "Content-Type: application/json\r\n";

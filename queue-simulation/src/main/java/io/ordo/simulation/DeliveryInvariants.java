@@ -7,7 +7,6 @@ import io.ordo.domain.Partition;
 import io.ordo.domain.TaskId;
 import io.ordo.ports.PublishOutcome;
 import io.ordo.ports.PublishReceipt;
-import io.ordo.simulation.ModelTask.Gone;
 import io.ordo.simulation.ModelTask.State;
 
 import java.util.ArrayList;
@@ -44,38 +43,16 @@ final class DeliveryInvariants {
                 fail(Invariant.OUTCOMES, "publish receipt %d is for %s, the batch has %s there", i, receipt.id(),
                         request.id());
             }
-            PublishOutcome expected = expectedPublish(request.id(), now);
+            PublishOutcome expected = model.expectedPublish(request.id(), now);
             if (expected != null && receipt.outcome() != expected) {
                 fail(Invariant.OUTCOMES, "publish of %s: expected %s, got %s (%s)", request.id(), expected,
                         receipt.outcome(), model.describeId(request.id()));
             }
             if (receipt.outcome() == PublishOutcome.CREATED) {
-                ModelTask task = new ModelTask(request, ++model.created, now);
-                model.tasks.put(task.id, task);
-                model.toWaiting(task);
-                model.publishedTotal++;
+                model.create(request, now);
             }
         }
         model.end();
-    }
-
-    /** The outcome the rules require, or null where they allow either. */
-    private PublishOutcome expectedPublish(TaskId id, long now) {
-        ModelTask existing = model.tasks.get(id);
-        if (existing != null && existing.state != State.GONE) {
-            return PublishOutcome.DUPLICATE;
-        }
-        if (existing == null || !model.settings.hasDedupWindow()) {
-            return PublishOutcome.CREATED;
-        }
-        long window = model.settings.dedupWindow().toMillis();
-        long age = now - existing.goneAt;
-        if (existing.gone == Gone.ACKED) {
-            // "remembered for that long": the exact boundary is not pinned down.
-            return age < window ? PublishOutcome.DUPLICATE : age == window ? null : PublishOutcome.CREATED;
-        }
-        // Whether a cancelled or purged id is remembered is not specified.
-        return age <= window ? null : PublishOutcome.CREATED;
     }
 
     void onConsume(ConsumerId consumer, int max, List<Lease> leases, long now) {

@@ -24,6 +24,12 @@ public final class Invariant {
     public static final String CONCURRENCY_CAPS = "never more in flight than the caps";
     /** No delivery without a token of the queue's and of its partition's rate limit. */
     public static final String RATE_LIMITS = "no delivery without a token";
+    /** A schedule's slot publishes one task, and a slot is handled once however many firers call. */
+    public static final String ONE_TASK_PER_SLOT = "one task per schedule slot";
+    /** Missed slots are skipped, run once or caught up as the schedule's misfire policy says. */
+    public static final String MISFIRE = "misfire policy respected";
+    /** No slot is handled before its instant. */
+    public static final String NOT_BEFORE_ITS_TIME = "nothing fired before its time";
     /** Consume takes everything due up to max. */
     public static final String TAKES_WHAT_IS_DUE = "consume takes what is due";
     /** attempts = deliveries minus releases and returns with a batch, reset by redrive. */

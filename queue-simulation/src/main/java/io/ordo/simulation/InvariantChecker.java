@@ -5,6 +5,7 @@ import io.ordo.domain.Lease;
 import io.ordo.domain.NewTask;
 import io.ordo.domain.Partition;
 import io.ordo.domain.QueueSettings;
+import io.ordo.domain.Schedule;
 import io.ordo.domain.TaskId;
 import io.ordo.ports.AckOutcome;
 import io.ordo.ports.CancelOutcome;
@@ -17,6 +18,7 @@ import io.ordo.ports.RedriveOutcome;
 import io.ordo.ports.RejectOutcome;
 import io.ordo.ports.Rejection;
 import io.ordo.ports.ReleaseOutcome;
+import io.ordo.ports.ScheduleFiring;
 import io.ordo.ports.TaskStore;
 
 import java.util.List;
@@ -56,6 +58,8 @@ final class InvariantChecker {
     private final DeliveryInvariants delivery;
     private final SettlementInvariants settlement;
     private final AdminInvariants admin;
+    private final ScheduleInvariants schedules;
+    private final TaskStore store;
 
     InvariantChecker(TaskStore store) {
         QueueModel model = new QueueModel();
@@ -64,6 +68,8 @@ final class InvariantChecker {
         this.delivery = new DeliveryInvariants(model, readBack);
         this.settlement = new SettlementInvariants(model, outcomes);
         this.admin = new AdminInvariants(model, outcomes);
+        this.schedules = new ScheduleInvariants(model, store);
+        this.store = store;
     }
 
     void onConfigure(QueueSettings requested, QueueSettings stored) {
@@ -139,8 +145,31 @@ final class InvariantChecker {
         readBack.onDeadLetters(page, offset, limit);
     }
 
+    void onPutSchedule(Schedule schedule, boolean created, long now) {
+        schedules.onPut(schedule, created, now);
+        checkSchedules(now);
+    }
+
+    void onRemoveSchedule(String id, boolean existed, long now) {
+        schedules.onRemove(id, existed);
+        checkSchedules(now);
+    }
+
+    /** Returns the ids of the tasks the fire created. */
+    List<TaskId> onFireSchedules(ScheduleFiring firing, long now) {
+        return schedules.onFire(firing, now);
+    }
+
+    /** The schedules as the store lists them, after the step's firers. */
+    void checkSchedules(long now) {
+        schedules.checkListed(store.schedules(), now);
+    }
+
     void afterStep(QueueStats stats, long now, boolean sweep) {
         readBack.afterStep(stats, now, sweep);
+        if (sweep) {
+            checkSchedules(now);
+        }
     }
 
     void checkDrained() {

@@ -1,9 +1,12 @@
 package io.ordo.simulation;
 
 import io.ordo.domain.ConsumerId;
+import io.ordo.domain.NewTask;
 import io.ordo.domain.Partition;
 import io.ordo.domain.QueueSettings;
 import io.ordo.domain.TaskId;
+import io.ordo.ports.PublishOutcome;
+import io.ordo.ports.ScheduleEntry;
 import io.ordo.simulation.ModelTask.Gone;
 import io.ordo.simulation.ModelTask.State;
 
@@ -43,6 +46,8 @@ final class QueueModel {
     final Map<Partition, Long> blockedUntil = new HashMap<>();
     /** The seq the store showed for each creation order seen so far. */
     final TreeMap<Long, Long> seqByCreated = new TreeMap<>();
+    /** The queue's schedules by id, with the anchor and last slot the rules give them. */
+    final TreeMap<String, ScheduleEntry> schedules = new TreeMap<>();
     boolean paused;
     long created;
     long op;
@@ -60,6 +65,33 @@ final class QueueModel {
             turns.putIfAbsent(partition, new Turn(op, 0));
         }
         turns.keySet().retainAll(waiting.keySet());
+    }
+
+    /** A publish created the task. */
+    void create(NewTask request, long now) {
+        ModelTask task = new ModelTask(request, ++created, now);
+        tasks.put(task.id, task);
+        toWaiting(task);
+        publishedTotal++;
+    }
+
+    /** The outcome the rules require, or null where they allow either. */
+    PublishOutcome expectedPublish(TaskId id, long now) {
+        ModelTask existing = tasks.get(id);
+        if (existing != null && existing.state != State.GONE) {
+            return PublishOutcome.DUPLICATE;
+        }
+        if (existing == null || !settings.hasDedupWindow()) {
+            return PublishOutcome.CREATED;
+        }
+        long window = settings.dedupWindow().toMillis();
+        long age = now - existing.goneAt;
+        if (existing.gone == Gone.ACKED) {
+            // "remembered for that long": the exact boundary is not pinned down.
+            return age < window ? PublishOutcome.DUPLICATE : age == window ? null : PublishOutcome.CREATED;
+        }
+        // Whether a cancelled or purged id is remembered is not specified.
+        return age <= window ? null : PublishOutcome.CREATED;
     }
 
     void toWaiting(ModelTask task) {

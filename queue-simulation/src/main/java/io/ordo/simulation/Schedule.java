@@ -93,6 +93,9 @@ public final class Schedule {
         private final Map<ConsumerId, Long> expiresAt = new HashMap<>();
         private final Set<ConsumerId> crashed = new LinkedHashSet<>();
         private QueueSettings settings;
+        /** Caps and rate limits, drawn from a stream of their own so the rest of a seed's schedule is as without them. */
+        private final SplittableRandom flowLimits;
+        private final ScheduleSteps scheduleSteps;
         private long now;
         private boolean paused;
         private int nextId = 1;
@@ -100,10 +103,13 @@ public final class Schedule {
         Generator(long seed) {
             this.seed = seed;
             this.random = new SplittableRandom(seed);
+            this.flowLimits = new SplittableRandom(seed ^ 0x5DEECE66DL);
+            this.scheduleSteps = new ScheduleSteps(seed);
         }
 
         Schedule generate(int randomSteps) {
             settings = randomSettings();
+            QueueSettings first = settings;
             int consumerCount = 2 + random.nextInt(3);
             for (int i = 0; i < consumerCount; i++) {
                 consumers.add(ConsumerId.of("c" + i));
@@ -121,7 +127,7 @@ public final class Schedule {
                 steps.add(next());
             }
             drain();
-            return new Schedule(seed, settings, consumers, partitions, steps);
+            return new Schedule(seed, first, consumers, partitions, steps);
         }
 
         private QueueSettings randomSettings() {
@@ -135,8 +141,12 @@ public final class Schedule {
             if (chance(0.25)) {
                 builder.dedupWindow(Duration.ofMillis(3_000));
             }
-            // caps from a stream of their own, so the rest of a seed's schedule is as it was without them
-            SplittableRandom caps = new SplittableRandom(seed ^ 0x5DEECE66DL);
+            return withFlowLimits(builder);
+        }
+
+        /** Caps in about a third of the seeds, rate limits in some; the same draws whenever they are made. */
+        private QueueSettings withFlowLimits(QueueSettings.Builder builder) {
+            SplittableRandom caps = flowLimits;
             if (caps.nextDouble() < 0.3) {
                 builder.partitionConcurrency(caps.nextInt(3));
                 if (caps.nextDouble() < 0.5) {
@@ -158,6 +168,20 @@ public final class Schedule {
         }
 
         private Step next() {
+            if (scheduleSteps.next()) {
+                Step step = scheduleSteps.step(partitions);
+                if (step instanceof Step.FireSchedules fire) {
+                    now += fire.advanceMillis();
+                }
+                return step;
+            }
+            // Seeds with flow limits sometimes change them mid-run: new caps and limits, the rest as it was.
+            if ((settings.hasConcurrencyCaps() || settings.hasRateLimits()) && flowLimits.nextDouble() < 0.02) {
+                settings = withFlowLimits(settings.toBuilder().partitionConcurrency(0).queueConcurrency(0)
+                        .partitionConcurrencyOverrides(Map.of()).partitionRateLimit(RateLimit.OFF)
+                        .queueRateLimit(RateLimit.OFF));
+                return new Step.Configure(settings);
+            }
             // A live consumer close to expiry usually heartbeats first; sometimes it misses, so reclaim has work.
             for (ConsumerId consumer : consumers) {
                 Long expiry = expiresAt.get(consumer);
@@ -302,6 +326,9 @@ public final class Schedule {
             now += DRAIN_ADVANCE_MILLIS;
             steps.add(new Step.Advance(DRAIN_ADVANCE_MILLIS));
             steps.add(reclaim());
+            if (scheduleSteps.emitted()) { // the slots fallen due in the last hour, drained with the rest
+                steps.add(new Step.FireSchedules(2, 0));
+            }
             if (settings.hasRateLimits()) { // the drain takes everything in one go
                 steps.add(new Step.Configure(settings.toBuilder().queueRateLimit(RateLimit.OFF)
                         .partitionRateLimit(RateLimit.OFF).build()));

@@ -17,6 +17,7 @@ import io.ordo.ports.RedriveOutcome;
 import io.ordo.ports.RejectOutcome;
 import io.ordo.ports.Rejection;
 import io.ordo.ports.ReleaseOutcome;
+import io.ordo.ports.ScheduleFiring;
 import io.ordo.ports.TaskStore;
 import io.ordo.ports.VirtualClock;
 
@@ -278,6 +279,20 @@ final class SimulationRun {
             checker.onPurgeAll(count, now);
             return Long.toString(count);
         }
+        if (step instanceof Step.PutSchedule put) {
+            io.ordo.domain.Schedule definition = put.spec().resolve(now);
+            boolean created = store.putSchedule(definition);
+            checker.onPutSchedule(definition, created, now);
+            return created ? "created" : "replaced";
+        }
+        if (step instanceof Step.RemoveSchedule remove) {
+            boolean existed = store.removeSchedule(remove.id());
+            checker.onRemoveSchedule(remove.id(), existed, now);
+            return existed ? "removed" : "unknown";
+        }
+        if (step instanceof Step.FireSchedules fire) {
+            return fire(fire);
+        }
         if (step instanceof Step.Drain drain) {
             return drain(drain.consumer());
         }
@@ -327,6 +342,25 @@ final class SimulationRun {
         checker.onAck(consumer, ids, result, now);
         forget(consumer, result.keySet());
         return render(ids, result);
+    }
+
+    /** Each firer's count of schedules handled and tasks created, and the created tasks' ids. */
+    private String fire(Step.FireSchedules fire) {
+        clock.advanceMillis(fire.advanceMillis());
+        long now = clock.millis();
+        List<String> firings = new ArrayList<>();
+        for (int firer = 0; firer < fire.firers(); firer++) {
+            ScheduleFiring firing = store.fireDueSchedules();
+            List<TaskId> created = checker.onFireSchedules(firing, now);
+            for (TaskId id : created) {
+                if (knownSet.add(id)) {
+                    known.add(id);
+                }
+            }
+            firings.add(firing.schedulesFired() + "/" + firing.tasksCreated() + (created.isEmpty() ? "" : " " + created));
+        }
+        checker.checkSchedules(now);
+        return String.join("; ", firings);
     }
 
     private String drain(ConsumerId consumer) {

@@ -1,9 +1,14 @@
 package io.ordo.simulation;
 
 import io.ordo.domain.ConsumerId;
+import io.ordo.domain.MisfirePolicy;
 import io.ordo.domain.Partition;
 import io.ordo.domain.QueueSettings;
 
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -24,7 +29,12 @@ public sealed interface Step {
             return "configure maxAttempts=" + settings.maxAttempts()
                     + " heartbeatTtl=" + settings.heartbeatTtl().toMillis()
                     + " processingTimeout=" + settings.processingTimeout().toMillis()
-                    + " dedupWindow=" + settings.dedupWindow().toMillis();
+                    + " dedupWindow=" + settings.dedupWindow().toMillis()
+                    + " partitionCap=" + settings.partitionConcurrency()
+                    + " overrides=" + settings.partitionConcurrencyOverrides()
+                    + " queueCap=" + settings.queueConcurrency()
+                    + " partitionRate=" + settings.partitionRateLimit()
+                    + " queueRate=" + settings.queueRateLimit();
         }
     }
 
@@ -207,6 +217,78 @@ public sealed interface Step {
         @Override
         public String describe() {
             return "purge all";
+        }
+    }
+
+    /**
+     * A schedule to put, with its window relative to the moment the step runs (the run resolves it, as it
+     * resolves selectors, so the step reads the same whatever the clock's start).
+     *
+     * @param cron              a five-field cron expression, or null for an interval
+     * @param zone              the cron expression's zone (null with an interval)
+     * @param everyMillis       the interval (0 with a cron expression)
+     * @param startOffsetMillis the start relative to now, or null for none
+     * @param endOffsetMillis   the end relative to now, or null for none
+     * @param version           goes into the payload, so a replaced template is told from the one before
+     */
+    record ScheduleSpec(String id, String cron, String zone, long everyMillis, Partition partition, int priority,
+                        MisfirePolicy misfire, Long startOffsetMillis, Long endOffsetMillis, int version) {
+
+        /** The schedule this spec puts at {@code now}. */
+        io.ordo.domain.Schedule resolve(long now) {
+            byte[] payload = (id + " v" + version).getBytes(StandardCharsets.UTF_8);
+            io.ordo.domain.Schedule.Builder builder = io.ordo.domain.Schedule.builder(id, partition, payload)
+                    .priority(priority).misfire(misfire);
+            if (cron != null) {
+                builder.cron(cron, ZoneId.of(zone));
+            } else {
+                builder.every(Duration.ofMillis(everyMillis));
+            }
+            if (startOffsetMillis != null) {
+                builder.start(Instant.ofEpochMilli(now + startOffsetMillis));
+            }
+            if (endOffsetMillis != null) {
+                builder.end(Instant.ofEpochMilli(now + endOffsetMillis));
+            }
+            return builder.build();
+        }
+
+        String describe() {
+            return id + (cron != null ? " cron='" + cron + "' " + zone : " every=" + everyMillis) + " -> "
+                    + partition + " p" + priority + " misfire=" + misfire
+                    + (startOffsetMillis != null ? " start=" + signed(startOffsetMillis) : "")
+                    + (endOffsetMillis != null ? " end=" + signed(endOffsetMillis) : "") + " v" + version;
+        }
+
+        private static String signed(long offset) {
+            return (offset >= 0 ? "+" : "") + offset;
+        }
+    }
+
+    /** Creates or replaces a schedule. */
+    record PutSchedule(ScheduleSpec spec) implements Step {
+        @Override
+        public String describe() {
+            return "put schedule " + spec.describe();
+        }
+    }
+
+    /** Deletes a schedule (which may not exist). */
+    record RemoveSchedule(String id) implements Step {
+        @Override
+        public String describe() {
+            return "remove schedule " + id;
+        }
+    }
+
+    /**
+     * Moves the clock by {@code advanceMillis} (possibly 0), then {@code firers} workers fire the due
+     * schedules one after the other, as several reapers would in one tick.
+     */
+    record FireSchedules(int firers, long advanceMillis) implements Step {
+        @Override
+        public String describe() {
+            return "fire schedules x" + firers + " after advance " + advanceMillis;
         }
     }
 

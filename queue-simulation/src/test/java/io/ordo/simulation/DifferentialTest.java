@@ -4,6 +4,7 @@ import io.ordo.ports.VirtualClock;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class DifferentialTest {
 
@@ -11,13 +12,24 @@ class DifferentialTest {
     void two_stores_that_behave_alike_agree_at_every_step() {
         for (long seed = 1; seed <= 50; seed++) {
             VirtualClock clockA = new VirtualClock();
-            VirtualClock clockB = new VirtualClock(123_456);
+            VirtualClock clockB = new VirtualClock();
 
             Trace trace = Differential.compare(seed, new SimpleTaskStore(clockA), clockA, new SimpleTaskStore(clockB),
                     clockB);
 
             assertThat(trace.lines()).hasSize(Schedule.generate(seed).steps().size());
         }
+    }
+
+    @Test
+    void the_two_clocks_must_read_the_same_time() {
+        VirtualClock clockA = new VirtualClock();
+        VirtualClock clockB = new VirtualClock(VirtualClock.DEFAULT_START_MILLIS + 1);
+
+        assertThatThrownBy(() -> Differential.compare(1, new SimpleTaskStore(clockA), clockA,
+                new SimpleTaskStore(clockB), clockB))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("must read the same time");
     }
 
     @Test

@@ -49,6 +49,20 @@ class InvariantCheckerTest {
         assertReplayable(failure);
     }
 
+    @ParameterizedTest
+    @EnumSource(SimpleSchedules.Fault.class)
+    void a_store_that_fires_schedules_wrongly_is_caught(SimpleSchedules.Fault fault) {
+        SimulationFailure failure = firstFailure(clock -> new SimpleTaskStore(clock, fault));
+
+        String expected = switch (fault) {
+            case FIRES_EARLY -> Invariant.NOT_BEFORE_ITS_TIME;
+            case IGNORES_MISFIRE -> Invariant.MISFIRE;
+            case FIRES_SLOTS_AGAIN -> Invariant.ONE_TASK_PER_SLOT;
+        };
+        assertThat(failure.invariant()).as(failure.getMessage()).isEqualTo(expected);
+        assertReplayable(failure);
+    }
+
     private static SimulationFailure firstFailure(Function<VirtualClock, TaskStore> stores) {
         for (long seed = 1; seed <= 200; seed++) {
             VirtualClock clock = new VirtualClock();

@@ -112,10 +112,17 @@ final class SimpleTaskStore implements TaskStore {
 
     private final Set<Quirk> quirks;
     private final TokenBuckets buckets = new TokenBuckets();
+    private final SimpleSchedules schedules;
 
     SimpleTaskStore(Clock clock, Quirk... quirks) {
+        this(clock, null, quirks);
+    }
+
+    /** A store whose schedules break a rule ({@code scheduleFault}, or none with null). */
+    SimpleTaskStore(Clock clock, SimpleSchedules.Fault scheduleFault, Quirk... quirks) {
         this.clock = clock;
         this.quirks = quirks.length == 0 ? Set.of() : EnumSet.copyOf(List.of(quirks));
+        this.schedules = new SimpleSchedules(scheduleFault);
     }
 
     @Override
@@ -629,25 +636,23 @@ final class SimpleTaskStore implements TaskStore {
         }
     }
 
-    // schedules are not part of what the simulation compares
-
     @Override
     public ScheduleFiring fireDueSchedules() {
-        return ScheduleFiring.NONE;
+        return schedules.fire(clock.millis(), this::publish);
     }
 
     @Override
     public boolean putSchedule(Schedule schedule) {
-        throw new UnsupportedOperationException("the simple store keeps no schedules");
+        return schedules.put(schedule, clock.millis());
     }
 
     @Override
     public boolean removeSchedule(String id) {
-        return false;
+        return schedules.remove(id);
     }
 
     @Override
-    public java.util.List<ScheduleEntry> schedules() {
-        return java.util.List.of();
+    public List<ScheduleEntry> schedules() {
+        return schedules.list();
     }
 }
