@@ -17,6 +17,8 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
+import java.util.function.ToIntFunction;
 
 /**
  * The in-memory store's tasks in flight, by id and by consumer and partition in key order (lock releases,
@@ -48,6 +50,17 @@ final class Holdings {
 
     int inFlightOf(Partition partition) {
         return inFlight.getOrDefault(partition, 0);
+    }
+
+    /** Whether the partition has as many tasks in flight as {@code cap}, or more; never with no cap (0). */
+    boolean atCap(Partition partition, int cap) {
+        return cap > 0 && inFlightOf(partition) >= cap;
+    }
+
+    /** How many partitions are at their cap ({@code capOf}) and pass {@code counted}. */
+    long countAtCap(ToIntFunction<Partition> capOf, Predicate<Partition> counted) {
+        return inFlight.keySet().stream().filter(partition -> atCap(partition, capOf.applyAsInt(partition))
+                && counted.test(partition)).count();
     }
 
     Lease get(TaskId id) {

@@ -65,7 +65,7 @@ final class InMemorySchedules {
             }
             entries.put(entry.schedule().id(), new ScheduleEntry(entry.schedule(), entry.anchorMillis(),
                     due.get().newLast()));
-            firing = firing.plus(new ScheduleFiring(1, created));
+            firing = firing.plus(ScheduleFiring.ofOne(created, due.get().missed()));
         }
         return firing;
     }

@@ -227,11 +227,7 @@ final class InMemoryTaskStore implements TaskStore {
 
     /** Not served whatever the time: an ordered partition locked, a capped one with as many tasks in flight as its cap. */
     private boolean isHeldBack(Partition partition) {
-        if (holdings.isLocked(partition)) {
-            return true;
-        }
-        int cap = settings.concurrencyOf(partition);
-        return cap > 0 && holdings.inFlightOf(partition) >= cap;
+        return holdings.isLocked(partition) || holdings.atCap(partition, settings.concurrencyOf(partition));
     }
 
     /** A task in flight left: under a cap its partition may be served again. */
@@ -515,8 +511,10 @@ final class InMemoryTaskStore implements TaskStore {
         long oldestReadyAt = waiting.oldestReadyAt(now).orElse(now);
         long blocked = waiting.blockedCount(now);
         long live = consumers.liveCount(now);
+        long capped = holdings.countAtCap(settings::concurrencyOf, waiting::hasPartition);
+        long throttled = buckets.countThrottled(settings.partitionRateLimit(), now, waiting::hasPartition);
         return new QueueStats(ready, waiting.size() - ready, holdings.size(), dead.size(), waiting.partitionCount(),
-                holdings.lockCount(), blocked, live, now - oldestReadyAt, publishedTotal, ackedTotal, dead.total(),
+                holdings.lockCount(), blocked, capped, throttled, live, now - oldestReadyAt, publishedTotal, ackedTotal, dead.total(),
                 paused);
     }
 

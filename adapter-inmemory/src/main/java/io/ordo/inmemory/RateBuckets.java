@@ -5,6 +5,7 @@ import io.ordo.domain.RateLimit;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * The token buckets of a queue's rate limits (see {@link RateLimit}): the queue's, and one per partition
@@ -62,6 +63,15 @@ final class RateBuckets {
             return 0;
         }
         return units >= limit.periodMillis() ? 0 : limit.nextTokenAt(units, now);
+    }
+
+    /** How many partitions that pass {@code counted} have less than one token now. */
+    long countThrottled(RateLimit limit, long now, Predicate<Partition> counted) {
+        if (limit.isOff()) {
+            return 0;
+        }
+        return partitions.keySet().stream().filter(partition -> counted.test(partition)
+                && partitionUnits(limit, partition, now) < limit.periodMillis()).count();
     }
 
     /** A limit that changed starts full. */

@@ -65,6 +65,11 @@ final class WaitingTasks {
         return waiting.size();
     }
 
+    /** Whether the partition has a task waiting. */
+    boolean hasPartition(Partition partition) {
+        return partitions.containsKey(partition);
+    }
+
     int partitionCount() {
         return partitions.size();
     }

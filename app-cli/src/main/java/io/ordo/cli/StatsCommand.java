@@ -38,6 +38,10 @@ final class StatsCommand extends QueueCommand {
         row(out, "active partitions", stats.activePartitions());
         row(out, "locked partitions", stats.lockedPartitions());
         row(out, "blocked partitions", stats.blockedPartitions());
+        if (settings.hasConcurrencyCaps() || settings.hasRateLimits()) { // only these can hold a partition back
+            row(out, "capped partitions", stats.cappedPartitions());
+            row(out, "throttled partitions", stats.throttledPartitions());
+        }
         row(out, "live consumers", stats.liveConsumers());
         row(out, "oldest due age ms", stats.oldestDueAgeMillis());
         row(out, "published total", stats.publishedTotal());

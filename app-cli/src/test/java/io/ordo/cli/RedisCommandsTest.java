@@ -49,7 +49,8 @@ class RedisCommandsTest {
                 .noneMatch(line -> line.contains("cap") || line.contains("rate limit"));
         ordo.ok("settings", "--partition-concurrency", "2", "--partition-concurrency-override", "emails=1",
                 "--queue-rate-limit", "100/1s");
-        assertThat(ordo.ok("stats").outLines()).contains("  partition cap        2", "    emails             1",
+        assertThat(ordo.ok("stats").outLines()).contains("  capped partitions    0", "  throttled partitions 0",
+                "  partition cap        2", "    emails             1",
                 "  queue cap            off", "  queue rate limit     100/1s:100", "  partition rate limit off");
         ordo.ok("settings", "--partition-concurrency", "0", "--partition-concurrency-override", "emails=0",
                 "--queue-rate-limit", "off");

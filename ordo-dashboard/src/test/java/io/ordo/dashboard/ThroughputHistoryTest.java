@@ -52,6 +52,6 @@ class ThroughputHistoryTest {
     }
 
     private static QueueStats stats(long[] t) {
-        return new QueueStats(0, 0, 0, 0, 0, 0, 0, 0, 0, t[0], t[1], t[2], false);
+        return new QueueStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, t[0], t[1], t[2], false);
     }
 }

@@ -10,6 +10,10 @@ package io.ordo.ports;
  * @param activePartitions   partitions with at least one waiting task
  * @param lockedPartitions   ordered partitions held by a consumer
  * @param blockedPartitions  partitions blocked (rate-limited) right now
+ * @param cappedPartitions   partitions with tasks waiting held back by their concurrency cap: as many tasks
+ *                           in flight as their cap allows, or more
+ * @param throttledPartitions partitions with tasks waiting held back by the partition rate limit: less than
+ *                           one token in their bucket now
  * @param liveConsumers      consumers whose heartbeat is fresh
  * @param oldestDueAgeMillis how long the longest-waiting due task has been due (lag); 0 when none
  * @param publishedTotal     tasks created since the queue began
@@ -18,7 +22,8 @@ package io.ordo.ports;
  * @param paused             whether consume delivers nothing
  */
 public record QueueStats(long ready, long delayed, long inFlight, long dead, long activePartitions,
-                         long lockedPartitions, long blockedPartitions, long liveConsumers, long oldestDueAgeMillis,
+                         long lockedPartitions, long blockedPartitions, long cappedPartitions,
+                         long throttledPartitions, long liveConsumers, long oldestDueAgeMillis,
                          long publishedTotal, long ackedTotal, long deadLetteredTotal, boolean paused) {
 
     /**

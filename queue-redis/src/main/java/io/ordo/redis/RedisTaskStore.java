@@ -376,7 +376,7 @@ public final class RedisTaskStore implements TaskStore {
         return new QueueStats(Replies.number(r, 0), Replies.number(r, 1), Replies.number(r, 2), Replies.number(r, 3),
                 Replies.number(r, 4), Replies.number(r, 5), Replies.number(r, 6), Replies.number(r, 7),
                 Replies.number(r, 8), Replies.number(r, 9), Replies.number(r, 10), Replies.number(r, 11),
-                Replies.number(r, 12) == 1);
+                Replies.number(r, 12), Replies.number(r, 13), Replies.number(r, 14) == 1);
     }
 
     /**
@@ -540,7 +540,7 @@ public final class RedisTaskStore implements TaskStore {
                     created++;
                 }
             }
-            firing = firing.plus(new ScheduleFiring(1, created));
+            firing = firing.plus(ScheduleFiring.ofOne(created, due.get().missed()));
         }
         return firing;
     }

@@ -56,23 +56,27 @@ public final class ScheduleSlots {
         }
         MisfirePolicy misfire = schedule.misfire();
         int wanted = misfire.kind() == MisfirePolicy.Kind.CATCH_UP ? misfire.maxRuns() : 1;
+        // one slot more than wanted: whether there is one tells if due slots go unpublished
         List<Long> latestFirst = schedule.cron() != null
-                ? cronSlots(schedule, after, limit, wanted)
-                : intervalSlots(schedule, anchor, after, limit, wanted);
+                ? cronSlots(schedule, after, limit, wanted + 1)
+                : intervalSlots(schedule, anchor, after, limit, wanted + 1);
         if (latestFirst.isEmpty()) {
             return Optional.empty();
         }
         long latest = latestFirst.get(0);
-        List<Long> publish = new ArrayList<>(latestFirst);
+        List<Long> publish = new ArrayList<>(latestFirst.subList(0, Math.min(wanted, latestFirst.size())));
         if (misfire.kind() == MisfirePolicy.Kind.SKIP && now - latest > MisfirePolicy.GRACE.toMillis()) {
             publish.clear();
         }
         Collections.reverse(publish);
-        return Optional.of(new Due(List.copyOf(publish), latest));
+        return Optional.of(new Due(List.copyOf(publish), latest, latestFirst.size() > publish.size()));
     }
 
-    /** Slots due: the ones to publish, oldest first (possibly none: all skipped), and the new last slot. */
-    public record Due(List<Long> slots, long newLast) {
+    /**
+     * Slots due: the ones to publish, oldest first (possibly none: all skipped), the new last slot, and
+     * whether due slots go unpublished ({@code missed}: the misfire policy lets them pass).
+     */
+    public record Due(List<Long> slots, long newLast, boolean missed) {
     }
 
     private static List<Long> intervalSlots(Schedule schedule, long anchor, long after, long limit, int wanted) {

@@ -59,6 +59,11 @@ class ScheduleSlotsTest {
         assertThat(slots(once)).containsExactly("2026-03-01T05:00:00Z");
         assertThat(slots(catchUp)).containsExactly("2026-03-01T03:00:00Z", "2026-03-01T04:00:00Z", "2026-03-01T05:00:00Z");
         assertThat(List.of(skip.newLast(), once.newLast(), catchUp.newLast())).containsOnly(at("2026-03-01T05:00:00Z"));
+        assertThat(List.of(skip.missed(), once.missed(), catchUp.missed())).as("slots let pass").containsOnly(true);
+        ScheduleSlots.Due catchUpAll = ScheduleSlots.due(hourly.misfire(MisfirePolicy.catchUp(5)).build(), anchor,
+                anchor - 1, now).orElseThrow();
+        assertThat(slots(catchUpAll)).hasSize(5);
+        assertThat(catchUpAll.missed()).as("every due slot published").isFalse();
     }
 
     @Test

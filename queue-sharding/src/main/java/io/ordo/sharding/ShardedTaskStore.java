@@ -409,12 +409,13 @@ public final class ShardedTaskStore implements TaskStore {
      */
     @Override
     public QueueStats stats() {
-        QueueStats sum = new QueueStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false);
+        QueueStats sum = new QueueStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false);
         for (TaskStore shard : shards) {
             QueueStats s = shard.stats();
             sum = new QueueStats(sum.ready() + s.ready(), sum.delayed() + s.delayed(), sum.inFlight() + s.inFlight(),
                     sum.dead() + s.dead(), sum.activePartitions() + s.activePartitions(),
                     sum.lockedPartitions() + s.lockedPartitions(), sum.blockedPartitions() + s.blockedPartitions(),
+                    sum.cappedPartitions() + s.cappedPartitions(), sum.throttledPartitions() + s.throttledPartitions(),
                     Math.max(sum.liveConsumers(), s.liveConsumers()),
                     Math.max(sum.oldestDueAgeMillis(), s.oldestDueAgeMillis()),
                     sum.publishedTotal() + s.publishedTotal(), sum.ackedTotal() + s.ackedTotal(),

@@ -121,8 +121,11 @@ final class ReadBackInvariants {
         }
         long blocked = model.blockedUntil.values().stream().filter(until -> until > now).count();
         long live = model.registered.values().stream().filter(expiresAt -> expiresAt > now).count();
+        long capped = model.waiting.keySet().stream().filter(partition -> !model.underCap(partition)).count();
+        long throttled = model.waiting.keySet().stream()
+                .filter(partition -> model.buckets.partitionTokens(model.settings, partition, now) < 1).count();
         QueueStats expected = new QueueStats(ready, delayed, inFlight, dead, model.waiting.size(),
-                model.lockedPartitions().size(), blocked, live, ready == 0 ? 0 : now - oldestReady, model.publishedTotal,
+                model.lockedPartitions().size(), blocked, capped, throttled, live, ready == 0 ? 0 : now - oldestReady, model.publishedTotal,
                 model.ackedTotal, model.deadLetteredTotal, model.paused);
         if (!expected.equals(stats)) {
             String invariant = stats.ready() + stats.delayed() + stats.inFlight() + stats.dead()

@@ -448,7 +448,8 @@ final class SimulationRun {
     private static String render(QueueStats stats) {
         return "r=" + stats.ready() + " d=" + stats.delayed() + " f=" + stats.inFlight() + " x=" + stats.dead()
                 + " ap=" + stats.activePartitions() + " lp=" + stats.lockedPartitions()
-                + " bp=" + stats.blockedPartitions() + " lc=" + stats.liveConsumers()
+                + " bp=" + stats.blockedPartitions() + " cp=" + stats.cappedPartitions()
+                + " tp=" + stats.throttledPartitions() + " lc=" + stats.liveConsumers()
                 + " lag=" + stats.oldestDueAgeMillis() + " pub=" + stats.publishedTotal()
                 + " ack=" + stats.ackedTotal() + " dl=" + stats.deadLetteredTotal()
                 + (stats.paused() ? " paused" : "");

@@ -65,7 +65,7 @@ final class SimpleSchedules {
             if (fault != Fault.FIRES_SLOTS_AGAIN) {
                 entries.put(schedule.id(), new ScheduleEntry(entry.schedule(), entry.anchorMillis(), due.get().newLast()));
             }
-            firing = firing.plus(new ScheduleFiring(1, created));
+            firing = firing.plus(ScheduleFiring.ofOne(created, due.get().missed()));
         }
         return firing;
     }

@@ -532,8 +532,10 @@ final class SimpleTaskStore implements TaskStore {
         }
         long blocked = blocks.values().stream().filter(until -> until > now).count();
         long live = consumers.values().stream().filter(expiresAt -> expiresAt > now).count();
-        return new QueueStats(ready, delayed, inFlight, dead, active.size(), locked.size(), blocked, live,
-                ready == 0 ? 0 : now - oldest, published, acked, deadLettered, paused);
+        long capped = active.stream().filter(this::heldAtCap).count(); // the count as it is, whatever the quirks
+        long throttled = active.stream().filter(partition -> buckets.partitionTokens(settings, partition, now) < 1).count();
+        return new QueueStats(ready, delayed, inFlight, dead, active.size(), locked.size(), blocked, capped, throttled,
+                live, ready == 0 ? 0 : now - oldest, published, acked, deadLettered, paused);
     }
 
     /** Not needed by the simulation, which compares operations' outcomes and stats. */
@@ -602,9 +604,10 @@ final class SimpleTaskStore implements TaskStore {
     }
 
     private boolean atCap(Partition partition) {
-        if (quirks.contains(Quirk.IGNORES_CAPS)) {
-            return false;
-        }
+        return !quirks.contains(Quirk.IGNORES_CAPS) && heldAtCap(partition);
+    }
+
+    private boolean heldAtCap(Partition partition) {
         int cap = settings.concurrencyOf(partition);
         return cap > 0 && entries.values().stream().filter(entry -> entry.holder != null
                 && entry.task.partition().equals(partition)).count() >= cap;

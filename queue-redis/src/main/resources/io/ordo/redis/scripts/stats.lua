@@ -1,6 +1,6 @@
 #!lua flags=no-writes
--- Counts and lag. Reply: {ready, delayed, in flight, dead, active partitions, locked, blocked,
--- live consumers, oldest due age, published, acked, dead-lettered, paused}.
+-- Counts and lag. Reply: {ready, delayed, in flight, dead, active partitions, locked, blocked, capped,
+-- throttled, live consumers, oldest due age, published, acked, dead-lettered, paused}.
 local clock = ARGV[1]
 
 local NOW = start(clock)
@@ -13,9 +13,33 @@ local in_flight = 0
 for _, consumer in ipairs(call('ZRANGE', K_CONSUMERS, 0, -1)) do
     in_flight = in_flight + call('HLEN', holding_key(consumer))
 end
+-- Partitions with tasks waiting that a cap holds back (as many in flight as it allows) or their rate limit
+-- (less than one token now). Read only while the queue has caps or limits: the in-flight counts are bounded
+-- by the tasks in flight, the buckets by the partitions served within a bucket's refill time.
+local capped, throttled = 0, 0
+local limits = O.limits()
+if limits then
+    local function waits(code) return call('ZSCORE', K_READY, code) or call('HEXISTS', K_TURNS, code) == 1 end
+    if limits.counting then
+        local flights = call('HGETALL', K_INFLIGHT)
+        for i = 1, #flights, 2 do
+            local code = flights[i]
+            local cap = code ~= '' and O.cap_of(code) or 0 -- '' holds the queue's count
+            if cap > 0 and tonumber(flights[i + 1]) >= cap and waits(code) then capped = capped + 1 end
+        end
+    end
+    if limits.pr then
+        local buckets = call('HGETALL', K_BUCKETS)
+        for i = 1, #buckets, 2 do
+            if O.bucket_units(limits.pr, buckets[i + 1]) < limits.pr.per and waits(buckets[i]) then
+                throttled = throttled + 1
+            end
+        end
+    end
+end
 return {
     waiting - delayed, delayed, in_flight, call('ZCARD', K_DEAD), call('ZCARD', K_READY) + call('HLEN', K_TURNS),
-    call('HLEN', K_LOCKS), call('ZCOUNT', K_BLOCKED, '(' .. int(NOW), '+inf'),
+    call('HLEN', K_LOCKS), call('ZCOUNT', K_BLOCKED, '(' .. int(NOW), '+inf'), capped, throttled,
     call('ZCOUNT', K_CONSUMERS, '(' .. int(NOW), '+inf'), lag,
     counter('publishedTotal'), counter('ackedTotal'), counter('deadLetteredTotal'),
     settings().paused and 1 or 0,

@@ -25,6 +25,10 @@ public final class MetricNames {
     public static final String PROCESSING_TIME = "ordo.task.processing";
     /** Timer: how long fetches took, tagged {@code result} (tasks, empty, error); an empty fetch waited for work. */
     public static final String FETCH_LATENCY = "ordo.fetch.latency";
+    /** Counter: schedule firings of this worker's reaper, each handling one schedule's due slots. */
+    public static final String SCHEDULES_FIRED = "ordo.schedules.fired";
+    /** Counter: schedule firings that let due slots pass unpublished, as the schedule's misfire policy says. */
+    public static final String SCHEDULES_MISSED = "ordo.schedules.missed";
     /** Gauge: tasks this worker holds, running or waiting for a thread. */
     public static final String WORKER_HELD = "ordo.worker.held.tasks";
     /** Gauge: 1 while the worker runs and its backend answers, else 0. */
@@ -40,6 +44,10 @@ public final class MetricNames {
     public static final String QUEUE_DEAD = "ordo.queue.dead.tasks";
     /** Gauge, seconds: how long the longest-waiting due task has been due (lag). */
     public static final String QUEUE_OLDEST_DUE_AGE = "ordo.queue.oldest.due.age";
+    /** Gauge: partitions with tasks waiting that their concurrency cap holds back. */
+    public static final String QUEUE_CAPPED_PARTITIONS = "ordo.queue.capped.partitions";
+    /** Gauge: partitions with tasks waiting that the partition rate limit holds back (out of tokens). */
+    public static final String QUEUE_THROTTLED_PARTITIONS = "ordo.queue.throttled.partitions";
     /** Gauge: consumers whose heartbeat is fresh. */
     public static final String QUEUE_LIVE_CONSUMERS = "ordo.queue.live.consumers";
 

@@ -38,6 +38,10 @@ public final class QueueGauges implements WorkerListener {
         gauge(registry, tags, MetricNames.QUEUE_DEAD, "Dead letters", QueueStats::dead, null);
         gauge(registry, tags, MetricNames.QUEUE_OLDEST_DUE_AGE, "How long the longest-waiting due task has been due",
                 stats -> stats.oldestDueAgeMillis() / 1000.0, "seconds");
+        gauge(registry, tags, MetricNames.QUEUE_CAPPED_PARTITIONS, "Partitions with tasks waiting held back by their cap",
+                QueueStats::cappedPartitions, null);
+        gauge(registry, tags, MetricNames.QUEUE_THROTTLED_PARTITIONS,
+                "Partitions with tasks waiting held back by the partition rate limit", QueueStats::throttledPartitions, null);
         gauge(registry, tags, MetricNames.QUEUE_LIVE_CONSUMERS, "Consumers whose heartbeat is fresh",
                 QueueStats::liveConsumers, null);
     }

@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.ordo.domain.Lease;
 import io.ordo.domain.QueueName;
+import io.ordo.ports.ScheduleFiring;
 import io.ordo.runtime.worker.Outcome;
 import io.ordo.runtime.worker.Settlement;
 import io.ordo.runtime.worker.Worker;
@@ -31,6 +32,8 @@ public final class WorkerMetrics implements WorkerListener {
     private final Counter retried;
     private final Counter deadLettered;
     private final Counter rateLimited;
+    private final Counter schedulesFired;
+    private final Counter schedulesMissed;
     private final Map<Settlement, Counter> returned = new EnumMap<>(Settlement.class);
     private final Counter failedWithError;
     private final Counter failedRetryAfter;
@@ -49,6 +52,10 @@ public final class WorkerMetrics implements WorkerListener {
         deadLettered = counter(MetricNames.DEAD_LETTERED, "Tasks sent to the dead letters", Tags.empty());
         rateLimited = counter(MetricNames.RATE_LIMITED, "Tasks returned because their partition is rate-limited",
                 Tags.empty());
+        schedulesFired = counter(MetricNames.SCHEDULES_FIRED, "Schedule firings, each handling a schedule's due slots",
+                Tags.empty());
+        schedulesMissed = counter(MetricNames.SCHEDULES_MISSED,
+                "Schedule firings that let due slots pass unpublished (misfire policy)", Tags.empty());
         returned.put(Settlement.RELEASED, returnedCounter("shutdown"));
         returned.put(Settlement.RETURNED_WITH_BATCH, returnedCounter("batch"));
         returned.put(Settlement.LEASE_LOST, returnedCounter("lease_lost"));
@@ -95,6 +102,12 @@ public final class WorkerMetrics implements WorkerListener {
             case RATE_LIMITED -> rateLimited.increment();
             default -> returned.get(settlement).increment();
         }
+    }
+
+    @Override
+    public void schedulesFired(ScheduleFiring firing) {
+        schedulesFired.increment(firing.schedulesFired());
+        schedulesMissed.increment(firing.schedulesMissed());
     }
 
     @Override

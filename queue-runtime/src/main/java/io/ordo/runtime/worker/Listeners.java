@@ -1,6 +1,7 @@
 package io.ordo.runtime.worker;
 
 import io.ordo.domain.Lease;
+import io.ordo.ports.ScheduleFiring;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,6 +47,11 @@ final class Listeners implements WorkerListener {
     @Override
     public void fetchFailed(RuntimeException error, Duration retryIn) {
         each(listener -> listener.fetchFailed(error, retryIn));
+    }
+
+    @Override
+    public void schedulesFired(ScheduleFiring firing) {
+        each(listener -> listener.schedulesFired(firing));
     }
 
     @Override

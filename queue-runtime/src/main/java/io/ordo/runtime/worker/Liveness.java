@@ -36,6 +36,7 @@ final class Liveness {
     private final Scheduler scheduler;
     private final BackendStatus backend;
     private final StoreClosedAlarm storeClosed;
+    private final WorkerListener listeners;
     private final List<Incarnation> incarnations = new CopyOnWriteArrayList<>();
     private final AtomicInteger incarnationCount = new AtomicInteger();
     private volatile Incarnation current;
@@ -46,7 +47,7 @@ final class Liveness {
 
     /** @param options the consumer name and the heartbeat and reaper intervals, if set */
     Liveness(TaskConsuming store, QueueMaintenance maintenance, Logger log, WorkerOptions options, Clock clock,
-             Scheduler scheduler, BackendStatus backend, StoreClosedAlarm storeClosed) {
+             Scheduler scheduler, BackendStatus backend, StoreClosedAlarm storeClosed, WorkerListener listeners) {
         this.store = store;
         this.maintenance = maintenance;
         this.queue = store.queue();
@@ -56,6 +57,7 @@ final class Liveness {
         this.scheduler = scheduler;
         this.backend = backend;
         this.storeClosed = storeClosed;
+        this.listeners = listeners;
     }
 
     /** Takes the configured name and starts heartbeating and reaping. */
@@ -149,6 +151,13 @@ final class Liveness {
             if (fired.tasksCreated() > 0) {
                 log.info("queue {}: {} schedule(s) published {} task(s)", queue, fired.schedulesFired(),
                         fired.tasksCreated());
+            }
+            if (fired.schedulesMissed() > 0) {
+                log.warn("queue {}: {} schedule(s) let due slots pass unpublished (their misfire policy skipped them)",
+                        queue, fired.schedulesMissed());
+            }
+            if (fired.schedulesFired() > 0) {
+                listeners.schedulesFired(fired);
             }
         } catch (StoreClosedException e) {
             storeClosed.raise(e);

@@ -94,7 +94,7 @@ public final class Worker<T> implements AutoCloseable {
         held = new HeldTasks(slots::wake, ticker);
         StoreClosedAlarm storeClosed = new StoreClosedAlarm(log, queue, this::consumer,
                 () -> threads("stop-on-closed-store").newThread(this::stop).start());
-        liveness = new Liveness(store, store, log, options, clock, scheduler, backend, storeClosed);
+        liveness = new Liveness(store, store, log, options, clock, scheduler, backend, storeClosed, listeners);
         IntFunction<Duration> outageBackoff = new Backoff(options.outageBackoff(), builder.random);
         settler = new Settler(store, store, log, held, listeners, backend, settlePause, outageBackoff, storeClosed, slots,
                 options.ackOnFetch(), liveness::current, options.groupAcks() ? WorkerOptions.ACKS_PER_CALL : 0);

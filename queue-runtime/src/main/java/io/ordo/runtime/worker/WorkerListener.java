@@ -1,6 +1,7 @@
 package io.ordo.runtime.worker;
 
 import io.ordo.domain.Lease;
+import io.ordo.ports.ScheduleFiring;
 
 import java.time.Duration;
 
@@ -31,6 +32,10 @@ public interface WorkerListener {
 
     /** A fetch failed; the next one is tried after {@code retryIn}. */
     default void fetchFailed(RuntimeException error, Duration retryIn) {
+    }
+
+    /** The worker's reaper fired the queue's due schedules ({@code firing} handled at least one). */
+    default void schedulesFired(ScheduleFiring firing) {
     }
 
     /** The backend stopped answering (called once per outage, not per failed call). */

@@ -5,7 +5,11 @@ import com.google.inject.Injector;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.ordo.domain.MisfirePolicy;
 import io.ordo.domain.Partition;
+import io.ordo.domain.QueueSettings;
+import io.ordo.domain.RateLimit;
+import io.ordo.domain.Schedule;
 import io.ordo.domain.QueueName;
 import io.ordo.domain.ConsumerId;
 import io.ordo.inmemory.InMemoryQueueModule;
@@ -21,7 +25,9 @@ import io.ordo.runtime.worker.Worker;
 import io.ordo.runtime.worker.WorkerOptions;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -93,12 +99,15 @@ class WorkerMetricsTest {
                 MetricNames.DEAD_LETTERED, MetricNames.RATE_LIMITED, MetricNames.RETURNED, MetricNames.PROCESSING_TIME,
                 MetricNames.FETCH_LATENCY, MetricNames.WORKER_HELD, MetricNames.WORKER_READY, MetricNames.QUEUE_READY,
                 MetricNames.QUEUE_DELAYED, MetricNames.QUEUE_IN_FLIGHT, MetricNames.QUEUE_DEAD,
-                MetricNames.QUEUE_OLDEST_DUE_AGE, MetricNames.QUEUE_LIVE_CONSUMERS);
+                MetricNames.QUEUE_OLDEST_DUE_AGE, MetricNames.QUEUE_LIVE_CONSUMERS, MetricNames.SCHEDULES_FIRED,
+                MetricNames.SCHEDULES_MISSED, MetricNames.QUEUE_CAPPED_PARTITIONS, MetricNames.QUEUE_THROTTLED_PARTITIONS);
     }
 
     @Test
     void queue_gauges_show_the_queues_counts_as_of_the_last_refresh_and_nan_before_any() {
         TaskStore store = workers.store(QUEUE);
+        store.configure(QueueSettings.builder().partitionConcurrency(1)
+                .partitionRateLimit(RateLimit.of(1, Duration.ofMinutes(1))).build());
         QueueGauges gauges = new QueueGauges(registry, store, Scheduler.system(), Duration.ofSeconds(5));
         assertThat(gauge(MetricNames.QUEUE_READY)).as("before the first refresh").isNaN();
         Publisher<Job> publisher = workers.publisher(QUEUE);
@@ -116,6 +125,33 @@ class WorkerMetricsTest {
         assertThat(gauge(MetricNames.QUEUE_DEAD)).isZero();
         assertThat(gauge(MetricNames.QUEUE_OLDEST_DUE_AGE)).isEqualTo(1.5);
         assertThat(gauge(MetricNames.QUEUE_LIVE_CONSUMERS)).isEqualTo(1);
+        assertThat(gauge(MetricNames.QUEUE_CAPPED_PARTITIONS)).as("jobs: b waits, a holds its one slot").isEqualTo(1);
+        assertThat(gauge(MetricNames.QUEUE_THROTTLED_PARTITIONS)).as("jobs: b waits, a took its one token").isEqualTo(1);
+    }
+
+    @Test
+    void schedule_firings_and_those_that_let_slots_pass_are_counted() throws Exception {
+        TaskStore store = workers.store(QUEUE);
+        long now = clock.millis();
+        store.putSchedule(Schedule.builder("on-time", Partition.regular("reports"), "{}".getBytes(StandardCharsets.UTF_8))
+                .every(Duration.ofHours(1)).start(Instant.ofEpochMilli(now)).build());
+        // slots 12, 7 and 2 minutes ago with no worker: skip publishes only a slot under a minute old, so none
+        store.putSchedule(Schedule.builder("late", Partition.regular("reports"), "{}".getBytes(StandardCharsets.UTF_8))
+                .every(Duration.ofMinutes(5)).misfire(MisfirePolicy.skip())
+                .start(Instant.ofEpochMilli(now - Duration.ofMinutes(12).toMillis())).build());
+        Worker<Job> worker = workers.worker(QUEUE, Job.class, (job, context) -> Outcome.success(),
+                WorkerOptions.builder().consumer("firing-worker").fetchWait(Duration.ofMillis(20)).build());
+
+        worker.start(); // the reaper fires at once
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (count(MetricNames.SCHEDULES_FIRED) < 2 && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        worker.stop();
+
+        assertThat(count(MetricNames.SCHEDULES_FIRED)).isEqualTo(2);
+        assertThat(count(MetricNames.SCHEDULES_MISSED)).as("late").isEqualTo(1);
+        assertThat(store.stats().publishedTotal()).as("on-time's first slot only").isEqualTo(1);
     }
 
     private double gauge(String name) {

@@ -54,6 +54,24 @@ public abstract class ConcurrencyCapsContract extends ContractContext {
     }
 
     @Test
+    void stats_count_the_partitions_with_tasks_waiting_at_their_cap() {
+        Partition wide = regularPartition("wide");
+        configure(s -> s.partitionConcurrency(1).partitionConcurrencyOverrides(Map.of(wide, 2)));
+        given(numberedTasksIn(regularPartition("p"), "p-", 2));
+        given(tasksIn(regularPartition("q"), "q-1"));
+        given(numberedTasksIn(wide, "w-", 3));
+        assertThat(store.stats().cappedPartitions()).isZero();
+
+        assertThat(consumeIds(workerA(), 10)).containsExactlyInAnyOrder("p-1", "q-1", "w-1", "w-2");
+
+        assertThat(store.stats().cappedPartitions()).as("p and wide wait at their caps; q is at its cap, nothing waiting")
+                .isEqualTo(2);
+        store.ack(workerA(), ids("p-1"));
+        assertThat(store.stats().cappedPartitions()).isEqualTo(1);
+        assertThat(store.stats().throttledPartitions()).isZero();
+    }
+
+    @Test
     void an_ack_gives_the_slot_back() {
         configure(s -> s.partitionConcurrency(1));
         given(numberedTasksIn(regularPartition("p"), "p-", 3));

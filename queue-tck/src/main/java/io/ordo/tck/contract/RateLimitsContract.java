@@ -86,6 +86,22 @@ public abstract class RateLimitsContract extends ContractContext {
     }
 
     @Test
+    void stats_count_the_partitions_with_tasks_waiting_out_of_tokens() {
+        configure(s -> s.partitionRateLimit(RateLimit.of(1, SECOND)));
+        given(numberedTasksIn(regularPartition("p"), "p-", 2));
+        given(tasksIn(regularPartition("q"), "q-1"));
+        assertThat(consumeIds(workerA(), 10)).containsExactlyInAnyOrder("p-1", "q-1");
+
+        assertThat(store.stats().throttledPartitions()).as("p waits out of tokens; q is out of tokens, nothing waiting")
+                .isEqualTo(1);
+        given(tasksIn(regularPartition("q"), "q-2"));
+        assertThat(store.stats().throttledPartitions()).isEqualTo(2);
+        advance(SECOND);
+        assertThat(store.stats().throttledPartitions()).as("a token each again").isZero();
+        assertThat(store.stats().cappedPartitions()).isZero();
+    }
+
+    @Test
     void a_partition_that_empties_keeps_its_bucket() {
         configure(s -> s.partitionRateLimit(RateLimit.of(1, SECOND)));
         given(tasksIn(regularPartition("p"), "p-1"));

@@ -26,7 +26,7 @@ public abstract class StatsContract extends ContractContext {
 
     @Test
     void a_new_queue_is_empty() {
-        assertThat(store.stats()).isEqualTo(new QueueStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false));
+        assertThat(store.stats()).isEqualTo(new QueueStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false));
     }
 
     @Test
