@@ -12,7 +12,12 @@ function O.ack(consumer, ids, first, last, reply, before_writes)
     O.verify_consumer(consumer)
     local holding = O.holding_key(consumer)
     local ORDERED_LEASE = O.ORDERED_LEASE
+    local limits = O.limits()
+    local counting = limits and limits.counting
     local done, remembered, seen = {}, {}, {}
+    -- with a cap: the tasks acked per partition, from the leases; those whose lease has no code (taken
+    -- before the cap was set) from their records, read before they go
+    local left, left_order, unplaced = {}, {}, {}
     local flights, codes = {}, {} -- ordered partitions: code -> members to take out of its in-flight set
     local n = #reply
     for from = first, last, O.ACK_CHUNK do
@@ -32,6 +37,15 @@ function O.ack(consumer, ids, first, last, reply, before_writes)
                     end
                     flights[code][#flights[code] + 1] = m
                 end
+                if counting then
+                    if O.lease_has_place(lease) then
+                        local code = O.lease_place(lease)
+                        if not left[code] then left_order[#left_order + 1] = code end
+                        left[code] = (left[code] or 0) + 1
+                    else
+                        unplaced[#unplaced + 1] = id
+                    end
+                end
                 if window > 0 then
                     remembered[#remembered + 1] = O.NOW + window
                     remembered[#remembered + 1] = id
@@ -43,13 +57,12 @@ function O.ack(consumer, ids, first, last, reply, before_writes)
         end
     end
     for _, code in ipairs(codes) do O.verify_partition(code) end
-    local limits = O.limits()
-    local counted = {} -- with a cap: the partition of each task acked (its record tells, read before it goes)
-    if limits and limits.counting and #done > 0 then
-        O.verify(O.K_INFLIGHT, 'hash')
-        for from = 1, #done, O.ACK_CHUNK do
-            local records = O.call('HMGET', O.K_TASKS, unpack(done, from, math.min(from + O.ACK_CHUNK - 1, #done)))
-            for _, s in ipairs(records) do counted[#counted + 1] = O.decode(s).code end
+    for from = 1, #unplaced, O.ACK_CHUNK do
+        local records = O.call('HMGET', O.K_TASKS, unpack(unplaced, from, math.min(from + O.ACK_CHUNK - 1, #unplaced)))
+        for _, s in ipairs(records) do
+            local code = O.decode(s).code
+            if not left[code] then left_order[#left_order + 1] = code end
+            left[code] = (left[code] or 0) + 1
         end
     end
     if before_writes then before_writes() end
@@ -70,7 +83,12 @@ function O.ack(consumer, ids, first, last, reply, before_writes)
     for from = 1, #remembered, 2 * O.ACK_CHUNK do
         O.call('ZADD', O.K_ACKED, unpack(remembered, from, math.min(from + 2 * O.ACK_CHUNK - 1, #remembered)))
     end
-    for _, code in ipairs(counted) do O.count_flight(code, -1) end
+    if #left_order > 0 then
+        left_order[#left_order + 1] = '' -- (the queue's count)
+        O.read_flights(left_order, 1)
+        left_order[#left_order] = nil
+    end
+    for _, code in ipairs(left_order) do O.flight_out(code, left[code]) end
     if #done > 0 then O.count('ackedTotal', #done) end
 end
 local ack = O.ack
@@ -183,6 +201,7 @@ function O.finish(signal)
     local touched_any = #O.touched_order > 0
     O.refresh_touched()
     O.save_readyat()
+    O.save_limits()
     O.save_counters()
     -- A blocked consumer naps until the earliest due time it knew of; a new due time wakes one so it
     -- looks again (a retry delay shorter than its nap would otherwise be served late).

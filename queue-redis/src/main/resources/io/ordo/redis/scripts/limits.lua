@@ -32,18 +32,27 @@ function O.cap_of(code)
     return l.ov[code] or l.pc
 end
 
-function O.in_flight(code) return tonumber(O.call('HGET', O.K_INFLIGHT, code)) or 0 end
+-- What a call learnt of `inflight` and `buckets`, read once per partition and written once at the call's end
+-- (O.save_limits, from finish): flights and units by code (flights[''] the queue's count), and the codes
+-- whose value changed, in order. nil until the call first needs it.
+function O.limit_cache()
+    local cache = O.limit_state
+    if not cache then
+        cache = { flights = {}, units = {}, flight_order = {}, units_order = {} }
+        O.limit_state = cache
+    end
+    return cache
+end
 
--- A task of the partition went into (delta 1) or out of (-1) a consumer's hands.
-function O.count_flight(code, delta)
-    local l = O.limits()
-    if not l or not l.counting then return end
-    for _, field in ipairs({ code, '' }) do
-        if O.call('HINCRBY', O.K_INFLIGHT, field, delta) <= 0 then O.call('HDEL', O.K_INFLIGHT, field) end
+-- A partition's tasks in flight ('' : the queue's).
+function O.flight_of(code)
+    local flights = O.limit_cache().flights
+    local n = flights[code]
+    if n == nil then
+        n = tonumber(O.call('HGET', O.K_INFLIGHT, code)) or 0
+        flights[code] = n
     end
-    if delta < 0 then
-        O.touch(code) -- below its cap again (and a queue at its cap may deliver): looked at at the call's end
-    end
+    return n
 end
 
 -- Units in a bucket "units:at" (nil: full) at now, refilled, at most full.
@@ -63,33 +72,115 @@ function O.next_token_at(rate, units)
     return O.NOW + math.floor((missing + rate.permits - 1) / rate.permits)
 end
 
-function O.partition_units(code)
-    return O.bucket_units(O.limits().pr, O.call('HGET', O.K_BUCKETS, code))
+-- The units a partition's bucket holds now, from its stored text; a stored bucket found full is dropped
+-- at the call's end (a full bucket is no bucket).
+function O.note_bucket(code, text)
+    local cache = O.limit_cache()
+    local units = O.bucket_units(O.limits().pr, text)
+    cache.units[code] = units
+    if text and units >= O.limits().pr.capacity then cache.units_order[#cache.units_order + 1] = code end
+    return units
 end
 
--- Whether a partition may not be served now whatever its head: at its cap, or out of tokens (then it
--- goes into `throttled` until its next token, and that time is a timer).
-function O.held_back(code)
+function O.units_of(code)
+    local units = O.limit_cache().units[code]
+    if units == nil then units = O.note_bucket(code, O.call('HGET', O.K_BUCKETS, code)) end
+    return units
+end
+
+-- Reads with one HMGET the fields of key for the codes (every step-th entry of list: a ZRANGE reply,
+-- WITHSCORES or not) not in known yet; keep(code, value or nil) stores each.
+function O.read_unknown(key, list, step, known, keep)
+    local unknown = {}
+    for i = 1, #list, step do
+        if known[list[i]] == nil then unknown[#unknown + 1] = list[i] end
+    end
+    if #unknown == 0 then return end
+    local values = O.call('HMGET', key, unpack(unknown))
+    for i, code in ipairs(unknown) do
+        if known[code] == nil then keep(code, values[i] or nil) end
+    end
+end
+
+function O.read_flights(list, step)
+    local flights = O.limit_cache().flights
+    O.read_unknown(O.K_INFLIGHT, list, step, flights, function(code, n) flights[code] = tonumber(n) or 0 end)
+end
+
+-- The in-flight counts and buckets of the partitions of a take's window, with one command per hash.
+function O.read_limits(list, step)
+    local l = O.limits()
+    if l.counting then O.read_flights(list, step) end
+    if l.pr then O.read_unknown(O.K_BUCKETS, list, step, O.limit_cache().units, O.note_bucket) end
+end
+
+-- n tasks of the partition ('': of the queue) went into (n > 0) or out of (n < 0) consumers' hands.
+function O.add_flight(code, n)
+    local cache = O.limit_cache()
+    local before = O.flight_of(code)
+    cache.flights[code] = before + n
+    cache.flight_order[#cache.flight_order + 1] = code
+    return before
+end
+
+-- n tasks of the partition left their consumers (ack, reject, fail, release, reclaim). A partition or a
+-- queue that was at its cap may deliver again: the partition is looked at at the call's end (that also
+-- wakes a waiting consumer); below its cap it is as it was, and nothing is looked at.
+function O.flight_out(code, n)
+    local l = O.limits()
+    if not l or not l.counting then return end
+    local before = O.add_flight(code, -n)
+    local queue_before = O.add_flight('', -n)
+    local cap = O.cap_of(code)
+    if (cap > 0 and before >= cap) or (l.qc > 0 and queue_before >= l.qc) then O.touch(code) end
+end
+
+-- n tasks of the partition were taken: its count and its bucket (the queue's: O.took_from_queue).
+function O.took(code, n)
+    local l = O.limits()
+    if l.counting then O.add_flight(code, n) end
+    if l.pr then
+        local cache = O.limit_cache()
+        cache.units[code] = O.units_of(code) - n * l.pr.per
+        cache.units_order[#cache.units_order + 1] = code
+    end
+end
+
+-- How many of want tasks the partition may give now: its free slots and tokens.
+function O.allowance(code, want)
     local l = O.limits()
     if l.counting then
         local cap = O.cap_of(code)
-        if cap > 0 and O.in_flight(code) >= cap then return true end
+        if cap > 0 then want = math.min(want, cap - O.flight_of(code)) end
+    end
+    if l.pr then want = math.min(want, math.floor(O.units_of(code) / l.pr.per)) end
+    return math.max(want, 0)
+end
+
+-- Whether the partition may not be served now whatever its head: at its cap, or out of tokens (then it
+-- goes into `throttled` until its next token, and that time is a timer).
+function O.over_limit(code)
+    local l = O.limits()
+    if l.counting then
+        local cap = O.cap_of(code)
+        if cap > 0 and O.flight_of(code) >= cap then return true end
     end
     if l.pr then
-        local text = O.call('HGET', O.K_BUCKETS, code)
-        if text then
-            local units = O.bucket_units(l.pr, text)
-            if units >= l.pr.capacity then
-                O.call('HDEL', O.K_BUCKETS, code)
-            elseif units < l.pr.per then
-                local at = O.next_token_at(l.pr, units)
-                O.call('ZADD', O.K_THROTTLED, O.int(at), code)
-                O.note_timer(at)
-                return true
-            end
+        local units = O.units_of(code)
+        if units < l.pr.per then
+            local at = O.next_token_at(l.pr, units)
+            O.call('ZADD', O.K_THROTTLED, O.int(at), code)
+            O.note_timer(at)
+            return true
         end
-        O.call('ZREM', O.K_THROTTLED, code)
     end
+    return false
+end
+
+-- O.over_limit for a partition looked at again (refresh): one with tokens again leaves `throttled`.
+function O.held_back(code)
+    if O.over_limit(code) then return true end
+    if O.limits().pr then O.call('ZREM', O.K_THROTTLED, code) end
     return false
 end
 
@@ -98,7 +189,7 @@ end
 function O.room(max)
     local l = O.limits()
     local room = max
-    if l.qc > 0 then room = math.min(room, l.qc - (tonumber(O.call('HGET', O.K_INFLIGHT, '')) or 0)) end
+    if l.qc > 0 then room = math.min(room, l.qc - O.flight_of('')) end
     if l.qr then
         local units = O.bucket_units(l.qr, O.call('HGET', O.K_META, 'queueBucket'))
         O.queue_units = units
@@ -109,77 +200,46 @@ function O.room(max)
     return math.max(room, 0)
 end
 
--- consume's rule with caps or limits: one partition at a time from the front of `ready`, each served one
--- looked at again at once (O.refresh), as it may be at its cap or out of tokens now. The plain take's
--- shortcuts are not taken: this take reads each head from its partition.
--- Returns as O.take does: taken, whether `ready` still holds a partition (false also when the queue's
--- slots or tokens ran out: a consumer woken now would find nothing).
-function O.take_limited(consumer, max, reply)
+-- n tasks were taken from the queue (after O.room): its count and its bucket.
+function O.took_from_queue(n)
     local l = O.limits()
-    local room = O.room(max)
-    local taken, ids, leases = 0, {}, {}
-    local regular_lease = O.regular_lease()
-    local now_text = O.int(O.NOW)
-    local ready_left = nil
-    while taken < room do
-        local front = redis.call('ZRANGE', O.K_READY, '0', '0')
-        if #front == 0 then
-            ready_left = false
-            break
-        end
-        local code = front[1]
-        local turn = O.next_counter('turn')
-        local before = taken
-        local function took(mb, lease, ready)
-            taken = taken + 1
-            O.readyat_remove(ready)
-            local id = O.member_id(mb)
-            ids[taken] = id
-            leases[2 * taken - 1] = id
-            leases[2 * taken] = lease
-        end
-        O.call('ZREM', O.K_READY, code)
-        local remains
-        if O.is_ordered(code) then
-            local run = room - taken
-            if l.pr then run = math.min(run, math.floor(O.partition_units(code) / l.pr.per)) end
-            local members = {}
-            local lease_head = O.ordered_lease(code, '')
-            while taken - before < run do
-                local mb, r, from_run = O.part_head(code, true)
-                if not mb or r.ready > O.NOW then break end
-                O.part_pop(code, mb, from_run)
-                took(mb, lease_head .. mb, r.ready)
-                members[#members + 1] = '0'
-                members[#members + 1] = mb
+    if n == 0 then return end
+    if l.counting then O.add_flight('', n) end
+    if l.qr then
+        O.call('HSET', O.K_META, 'queueBucket', O.int(O.queue_units - n * l.qr.per) .. ':' .. O.int(O.NOW))
+    end
+end
+
+-- Writes what the call changed in `inflight` and `buckets`: one HSET and one HDEL per hash.
+function O.save_limits()
+    local cache = O.limit_state
+    if not cache then return end
+    O.limit_state = nil
+    local function save(key, order, values, text_of, gone)
+        local sets, dels, seen = {}, {}, {}
+        for _, code in ipairs(order) do
+            if not seen[code] then
+                seen[code] = true
+                local value = values[code]
+                if gone(value) then
+                    dels[#dels + 1] = code
+                else
+                    sets[#sets + 1] = code
+                    sets[#sets + 1] = text_of(value)
+                end
             end
-            if #members > 0 then O.call('ZADD', O.flight_key(code), unpack(members)) end
-            O.call('HSET', O.K_LOCKS, code, consumer)
-            O.call('HSET', O.K_LOCK_SINCE, code, now_text)
-            remains = O.part_head(code) or O.parked(code) > 0
-            if not remains then O.drop_partition(code) end
-        else
-            local mb, _, from_run = O.part_head(code)
-            O.part_pop(code, mb, from_run)
-            took(mb, regular_lease, struct.unpack('>I7', mb) % O.PRIORITY_SPAN)
-            remains = O.part_head(code) or O.parked(code) > 0
         end
-        if l.counting and taken > before then O.count_flight(code, taken - before) end
-        if l.pr then
-            local units = O.partition_units(code) - (taken - before) * l.pr.per
-            O.call('HSET', O.K_BUCKETS, code, O.int(units) .. ':' .. now_text)
-        end
-        if remains then
-            O.call('HSET', O.K_TURNS, code, O.int(turn))
-            O.refresh(code)
-        end
+        if #sets > 0 then O.call('HSET', key, unpack(sets)) end
+        if #dels > 0 then O.call('HDEL', key, unpack(dels)) end
     end
-    if l.qr and taken > 0 then
-        O.call('HSET', O.K_META, 'queueBucket', O.int(O.queue_units - taken * l.qr.per) .. ':' .. now_text)
+    if #cache.flight_order > 0 then
+        save(O.K_INFLIGHT, cache.flight_order, cache.flights, O.int, function(n) return n <= 0 end)
     end
-    if taken >= room and room < max then ready_left = false end -- out of slots or tokens: no one to wake
-    if taken > 0 then O.hand_over(consumer, ids, leases, taken, reply) end
-    return taken, ready_left
+    if #cache.units_order > 0 then
+        local rate, now_text = O.limits().pr, ':' .. O.int(O.NOW)
+        save(O.K_BUCKETS, cache.units_order, cache.units, function(units) return O.int(units) .. now_text end,
+            function(units) return units >= rate.capacity end)
+    end
 end
 
 -- The tasks in flight of every partition, counted from the consumers' holdings (a cap just set).
@@ -191,7 +251,7 @@ function O.recount_flight()
         for i = 1, #held, 2 do
             local lease = held[i + 1]
             local code
-            if string.byte(lease, 1) == O.ORDERED_LEASE then
+            if O.lease_has_place(lease) then
                 code = O.lease_place(lease)
             else
                 code = O.load(held[i]).code
@@ -219,6 +279,7 @@ function O.limits_changed(old, new)
         if not a or not b then return a == b end
         return a.permits == b.permits and a.per == b.per and a.burst == b.burst
     end
+    O.limit_state = nil -- (nothing of the old limits is kept in the call)
     if new and new.counting then O.recount_flight() else O.call('DEL', O.K_INFLIGHT) end
     if not (old and new and same_rate(old.pr, new.pr)) then
         O.call('DEL', O.K_BUCKETS)
