@@ -11,13 +11,18 @@ function O.ack(consumer, ids, first, last, reply, before_writes)
     O.verify_fixed(O.ACK_SKIPS)
     O.verify_consumer(consumer)
     local holding = O.holding_key(consumer)
-    local ORDERED_LEASE = O.ORDERED_LEASE
+    local ORDERED_LEASE, COUNTED_LEASE = O.ORDERED_LEASE, O.COUNTED_LEASE
     local limits = O.limits()
     local counting = limits and limits.counting
     local done, remembered, seen = {}, {}, {}
     -- with a cap: the tasks acked per partition, from the leases; those whose lease has no code (taken
     -- before the cap was set) from their records, read before they go
     local left, left_order, unplaced = {}, {}, {}
+    local function count_left(code)
+        if not left[code] then left_order[#left_order + 1] = code end
+        left[code] = (left[code] or 0) + 1
+    end
+    local sub = string.sub
     local flights, codes = {}, {} -- ordered partitions: code -> members to take out of its in-flight set
     local n = #reply
     for from = first, last, O.ACK_CHUNK do
@@ -29,22 +34,17 @@ function O.ack(consumer, ids, first, last, reply, before_writes)
             if lease and not seen[id] then -- an id named twice is acked once
                 seen[id] = true
                 done[#done + 1] = id
-                if string.byte(lease, 1) == ORDERED_LEASE then
+                local mark = string.byte(lease, 1)
+                if mark == ORDERED_LEASE then
                     local code, m = O.lease_place(lease)
                     if not flights[code] then
                         flights[code] = {}
                         codes[#codes + 1] = code
                     end
                     flights[code][#flights[code] + 1] = m
-                end
-                if counting then
-                    if O.lease_has_place(lease) then
-                        local code = O.lease_place(lease)
-                        if not left[code] then left_order[#left_order + 1] = code end
-                        left[code] = (left[code] or 0) + 1
-                    else
-                        unplaced[#unplaced + 1] = id
-                    end
+                    if counting then count_left(code) end
+                elseif counting then
+                    if mark == COUNTED_LEASE then count_left(sub(lease, 8)) else unplaced[#unplaced + 1] = id end
                 end
                 if window > 0 then
                     remembered[#remembered + 1] = O.NOW + window
@@ -59,11 +59,7 @@ function O.ack(consumer, ids, first, last, reply, before_writes)
     for _, code in ipairs(codes) do O.verify_partition(code) end
     for from = 1, #unplaced, O.ACK_CHUNK do
         local records = O.call('HMGET', O.K_TASKS, unpack(unplaced, from, math.min(from + O.ACK_CHUNK - 1, #unplaced)))
-        for _, s in ipairs(records) do
-            local code = O.decode(s).code
-            if not left[code] then left_order[#left_order + 1] = code end
-            left[code] = (left[code] or 0) + 1
-        end
+        for _, s in ipairs(records) do count_left(O.decode(s).code) end
     end
     if before_writes then before_writes() end
     if window > 0 then rcall('ZREMRANGEBYSCORE', O.K_ACKED, '-inf', O.NOW) end
@@ -83,12 +79,7 @@ function O.ack(consumer, ids, first, last, reply, before_writes)
     for from = 1, #remembered, 2 * O.ACK_CHUNK do
         O.call('ZADD', O.K_ACKED, unpack(remembered, from, math.min(from + 2 * O.ACK_CHUNK - 1, #remembered)))
     end
-    if #left_order > 0 then
-        left_order[#left_order + 1] = '' -- (the queue's count)
-        O.read_flights(left_order, 1)
-        left_order[#left_order] = nil
-    end
-    for _, code in ipairs(left_order) do O.flight_out(code, left[code]) end
+    if #left_order > 0 then O.gate().left(left, left_order) end
     if #done > 0 then O.count('ackedTotal', #done) end
 end
 local ack = O.ack

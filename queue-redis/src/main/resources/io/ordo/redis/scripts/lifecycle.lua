@@ -55,9 +55,10 @@ function O.take(consumer, max, reply)
     -- caps and rate limits (limits.lua): the queue's free slots and tokens cut what the call takes; each
     -- partition served gives what its own allow, and one at its cap or out of tokens leaves `ready`
     local limits = m.limits
-    local room, counted_head = max, nil
+    local room, gate, counted_head = max, nil, nil
     if limits then
         room = O.room(max)
+        gate = O.gate()
         if limits.counting then counted_head = O.counted_lease_head() end -- (the lease names the partition)
     end
 
@@ -95,7 +96,7 @@ function O.take(consumer, max, reply)
             ready_left = false
             break
         end
-        if limits then O.read_limits(candidates, step) end
+        if gate then gate.read(candidates, step) end
         local adds, removes = {}, {}
         local readded -- the lowest score a served partition went back with in this window
         local i = 1
@@ -104,9 +105,8 @@ function O.take(consumer, max, reply)
             local code = candidates[i]
             turn = turn + 1
             local allowed = room - taken
-            if limits then allowed = O.allowance(code, allowed) end
+            if gate then allowed = gate.allowance(code, allowed) end
             if allowed == 0 then -- at its cap or out of tokens (never so while `ready` is kept right): out of it
-                O.over_limit(code)
                 removes[#removes + 1] = code
                 O.call('HSET', O.K_TURNS, code, int(turn))
             elseif string.byte(code, 1) == ORDERED then -- O.is_ordered, without a Lua call per task
@@ -146,7 +146,7 @@ function O.take(consumer, max, reply)
                     remains = O.part_head(code)
                 end
                 if #members > 0 then O.call('ZADD', O.flight_key(code), unpack(members)) end
-                if limits then O.took(code, taken - before) end
+                if gate then gate.took(code, taken - before) end
                 O.call('HSET', O.K_LOCKS, code, consumer)
                 O.call('HSET', O.K_LOCK_SINCE, code, now_text)
                 removes[#removes + 1] = code
@@ -187,15 +187,15 @@ function O.take(consumer, max, reply)
                 ids[taken] = id
                 leases[2 * taken - 1] = id -- (two entries for every task taken)
                 if counted_head then
-                    leases[2 * taken] = counted_head .. O.counted_lease_code(code)
+                    leases[2 * taken] = counted_head .. code
                 else
                     leases[2 * taken] = regular_lease
                 end
                 -- with limits: a partition now at its cap or out of tokens leaves `ready`, keeping its turn
                 local held = false
-                if limits then
-                    O.took(code, 1)
-                    held = head and O.over_limit(code)
+                if gate then
+                    gate.took(code, 1)
+                    held = head and gate.holds(code)
                 end
                 if head and not held then
                     if uniform then

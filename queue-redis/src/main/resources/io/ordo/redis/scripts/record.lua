@@ -169,9 +169,9 @@ end
 -- A consumer's `f:` hash holds, per task it holds, its lease: when it was leased, as a decimal; for a
 -- task of an ordered partition 'o', leasedAt(6) code: len(2) bytes, then the task's partition member,
 -- so an ack finds what it must change in the partition without reading the record. While the queue
--- counts tasks in flight (a cap is set), a regular task's lease is 'c', leasedAt(6) code: len(2) bytes,
--- so an ack finds the partition whose count it lowers without reading the record; a decimal lease (taken
--- while no cap was set) sends it to the record.
+-- counts tasks in flight (a cap is set), a regular task's lease is 'c', leasedAt(6), then the partition
+-- code, so an ack finds the partition whose count it lowers without reading the record; a decimal lease
+-- (taken while no cap was set) sends it to the record.
 
 function O.regular_lease() return O.int(O.NOW) end
 
@@ -180,9 +180,8 @@ function O.ordered_lease(code, m)
 end
 
 O.COUNTED_LEASE = 99 -- 'c'
--- The start of every counted lease of this call: a counted lease is this, then O.counted_lease_code(code).
+-- The start of every counted lease of this call: a counted lease is this, then the partition code.
 function O.counted_lease_head() return 'c' .. struct.pack('>I6', O.NOW) end
-function O.counted_lease_code(code) return struct.pack('>I2', #code) .. code end
 
 function O.lease_has_place(lease)
     local mark = string.byte(lease, 1)
@@ -197,6 +196,7 @@ local lease_time = O.lease_time
 
 -- The partition code an ordered or counted task's lease names, and (ordered) the task's member.
 function O.lease_place(lease)
+    if string.byte(lease, 1) == O.COUNTED_LEASE then return string.sub(lease, 8), '' end
     local n = struct.unpack('>I2', lease, 8)
     return string.sub(lease, 10, 9 + n), string.sub(lease, 10 + n)
 end
