@@ -79,7 +79,7 @@ function O.ack(consumer, ids, first, last, reply, before_writes)
     for from = 1, #remembered, 2 * O.ACK_CHUNK do
         O.call('ZADD', O.K_ACKED, unpack(remembered, from, math.min(from + 2 * O.ACK_CHUNK - 1, #remembered)))
     end
-    if #left_order > 0 then O.gate().left(left, left_order) end
+    if counting and #left_order > 0 then O.gate().left(left, left_order) end
     if #done > 0 then O.count('ackedTotal', #done) end
 end
 local ack = O.ack

@@ -104,12 +104,13 @@ function O.take(consumer, max, reply)
             if readded and readded < tonumber(candidates[i + 1]) then break end -- (never while uniform)
             local code = candidates[i]
             turn = turn + 1
+            local ordered = string.byte(code, 1) == ORDERED -- O.is_ordered, without a Lua call per task
             local allowed = room - taken
-            if gate then allowed = gate.allowance(code, allowed) end
-            if allowed == 0 then -- at its cap or out of tokens (never so while `ready` is kept right): out of it
+            if ordered and gate then allowed = gate.allowance(code, allowed) end -- (a regular one gives one)
+            if allowed == 0 then -- out of tokens (never so while `ready` is kept right): out of it
                 removes[#removes + 1] = code
                 O.call('HSET', O.K_TURNS, code, int(turn))
-            elseif string.byte(code, 1) == ORDERED then -- O.is_ordered, without a Lua call per task
+            elseif ordered then
                 local before = taken
                 local members = {}
                 local lease_head = O.ordered_lease(code, '') -- each task's lease: this, then its member
@@ -192,11 +193,7 @@ function O.take(consumer, max, reply)
                     leases[2 * taken] = regular_lease
                 end
                 -- with limits: a partition now at its cap or out of tokens leaves `ready`, keeping its turn
-                local held = false
-                if gate then
-                    gate.took(code, 1)
-                    held = head and gate.holds(code)
-                end
+                local held = gate and gate.took(code, 1, head)
                 if head and not held then
                     if uniform then
                         score = uniform_base + turn

@@ -48,13 +48,15 @@ end
 -- a call through `O`. nil until the call first needs it.
 --   flight(code), units(code): a partition's tasks in flight ('': the queue's) and bucket units now
 --   read(list, step): reads those of the codes (every step-th entry of a ZRANGE reply) with one HMGET per hash
---   holds(code): whether the partition can give no task now (at its cap, or out of tokens: then it goes
+--   holds(code): whether the partition can give no task now: at its cap, or out of tokens (then it goes
 --     into `throttled` until its next token, and that time is a timer)
---   allowance(code, want): how many of want tasks it may give now (a regular partition gives one)
---   took(code, n): n tasks of it were taken
+--   allowance(code, want): how many of want tasks an ordered partition may give now (its tokens), 0 when held
+--   took(code, n, look): n tasks of it were taken; with look, whether it is held now (as holds)
 --   left(counts, codes): counts[code] tasks of each partition left their consumers; a partition or a queue
 --     that was at its cap may deliver again: looked at at the call's end (that also wakes a waiting
 --     consumer); below its cap nothing is looked at
+-- A regular partition in `ready` always has a free slot and a token (refresh puts it there only then, and
+-- only a take lowers either, which looks at it again), so the take checks it only after taking.
 function O.gate()
     local gate = O.limit_gate
     if gate then return gate end
@@ -63,15 +65,15 @@ function O.gate()
     local rate = l.pr
     local per, capacity = rate and rate.per, rate and rate.capacity
     local ORDERED = O.ORDERED_MARK
-    local byte, floor = string.byte, math.floor
+    local byte, floor, int = string.byte, math.floor, O.int
     local K_INFLIGHT, K_BUCKETS = O.K_INFLIGHT, O.K_BUCKETS
     local flights, bucket_units = {}, {}
     local flight_order, units_order = {}, {} -- codes whose value changed (or a full bucket to drop), in order
     local function note_bucket(code, text)
-        local units = O.bucket_units(rate, text)
-        bucket_units[code] = units
-        if text and units >= capacity then units_order[#units_order + 1] = code end -- a full bucket is no bucket
-        return units
+        local u = O.bucket_units(rate, text)
+        bucket_units[code] = u
+        if text and u >= capacity then units_order[#units_order + 1] = code end -- a full bucket is no bucket
+        return u
     end
     local function flight(code)
         local n = flights[code]
@@ -86,81 +88,90 @@ function O.gate()
         if u == nil then u = note_bucket(code, O.call('HGET', K_BUCKETS, code)) end
         return u
     end
-    local function read_unknown(key, list, step, known, keep)
+    -- the codes (every step-th entry of list) not in known; from them, one HMGET of key
+    local function unknown_of(list, step, known, key)
         local unknown = {}
         for i = 1, #list, step do
             if known[list[i]] == nil then unknown[#unknown + 1] = list[i] end
         end
-        if #unknown == 0 then return end
-        local values = O.call('HMGET', key, unpack(unknown))
-        for i, code in ipairs(unknown) do
-            if known[code] == nil then keep(code, values[i] or nil) end
-        end
+        if #unknown == 0 then return unknown, unknown end
+        return unknown, O.call('HMGET', key, unpack(unknown))
     end
-    local function keep_flight(code, n) flights[code] = tonumber(n) or 0 end
+    local function read_flights(list, step)
+        local codes, counts = unknown_of(list, step, flights, K_INFLIGHT)
+        for i, code in ipairs(codes) do flights[code] = tonumber(counts[i]) or 0 end
+    end
     local function read(list, step)
-        if counting then read_unknown(K_INFLIGHT, list, step, flights, keep_flight) end
-        if rate then read_unknown(K_BUCKETS, list, step, bucket_units, note_bucket) end
-    end
-    local function cap_of(code)
-        if byte(code, 1) == ORDERED then return 0 end -- (ordered: its lock)
-        return ov[code] or pc
-    end
-    local function holds(code)
-        if counting then
-            local cap = cap_of(code)
-            if cap > 0 and flight(code) >= cap then return true end
-        end
+        if counting then read_flights(list, step) end
         if rate then
-            local u = units(code)
-            if u < per then
-                local at = O.next_token_at(rate, u)
-                O.call('ZADD', O.K_THROTTLED, O.int(at), code)
-                O.note_timer(at)
-                return true
-            end
+            local codes, texts = unknown_of(list, step, bucket_units, K_BUCKETS)
+            for i, code in ipairs(codes) do note_bucket(code, texts[i] or nil) end
+        end
+    end
+    -- the rule, given the partition's count and units
+    local function over(code, count, u)
+        if counting and byte(code, 1) ~= ORDERED then -- (an ordered partition's cap is its lock)
+            local cap = ov[code] or pc
+            if cap > 0 and count >= cap then return true end
+        end
+        if rate and u < per then
+            local at = O.next_token_at(rate, u)
+            O.call('ZADD', O.K_THROTTLED, int(at), code)
+            O.note_timer(at)
+            return true
         end
         return false
     end
+    local function holds(code)
+        return over(code, counting and flight(code), rate and units(code))
+    end
     local function allowance(code, want)
         if holds(code) then return 0 end
-        if rate and byte(code, 1) == ORDERED then
+        if rate then
             local tokens = floor(units(code) / per)
             if tokens < want then return tokens end
         end
         return want
     end
-    local function took(code, n)
+    local function took(code, n, look)
+        local count, u
         if counting then
-            flights[code] = flight(code) + n
+            count = (flights[code] or flight(code)) + n
+            flights[code] = count
             flight_order[#flight_order + 1] = code
         end
         if rate then
-            bucket_units[code] = units(code) - n * per
+            u = (bucket_units[code] or units(code)) - n * per
+            bucket_units[code] = u
             units_order[#units_order + 1] = code
         end
+        return look and over(code, count, u)
     end
     local function left(counts, codes)
         if not counting then return end
-        codes[#codes + 1] = ''
-        read_unknown(K_INFLIGHT, codes, 1, flights, keep_flight)
+        codes[#codes + 1] = '' -- (the queue's count, read with them)
+        read_flights(codes, 1)
         codes[#codes] = nil
         local total = 0
         for _, code in ipairs(codes) do
-            local n, cap = counts[code], cap_of(code)
+            local n = counts[code]
             local before = flights[code]
             flights[code] = before - n
             flight_order[#flight_order + 1] = code
             total = total + n
-            if cap > 0 and before >= cap then O.touch(code) end
+            if byte(code, 1) ~= ORDERED then
+                local cap = ov[code] or pc
+                if cap > 0 and before >= cap then O.touch(code) end
+            end
         end
         local before = flights['']
         flights[''] = before - total
         flight_order[#flight_order + 1] = ''
         if qc > 0 and before >= qc and codes[1] then O.touch(codes[1]) end
     end
+    -- one HDEL (first: the listpack is shorter for the HSET) and one HSET per hash
     local function save()
-        local function write(key, order, values, text_of, gone)
+        local function write(key, order, values, gone, text_of)
             local sets, dels, seen = {}, {}, {}
             for _, code in ipairs(order) do
                 if not seen[code] then
@@ -174,16 +185,16 @@ function O.gate()
                     end
                 end
             end
-            if #sets > 0 then O.call('HSET', key, unpack(sets)) end
             if #dels > 0 then O.call('HDEL', key, unpack(dels)) end
+            if #sets > 0 then O.call('HSET', key, unpack(sets)) end
         end
         if #flight_order > 0 then
-            write(K_INFLIGHT, flight_order, flights, O.int, function(n) return n <= 0 end)
+            write(K_INFLIGHT, flight_order, flights, function(n) return n <= 0 end, int)
         end
         if #units_order > 0 then
-            local at = ':' .. O.int(O.NOW)
-            write(K_BUCKETS, units_order, bucket_units, function(u) return O.int(u) .. at end,
-                function(u) return u >= capacity end)
+            local at = ':' .. int(O.NOW)
+            write(K_BUCKETS, units_order, bucket_units, function(u) return u >= capacity end,
+                function(u) return int(u) .. at end)
         end
     end
     gate = { flight = flight, units = units, read = read, holds = holds, allowance = allowance, took = took,
