@@ -25,7 +25,8 @@ function O.take_prepare(consumer, max)
     if promoting then O.plan_promotion() end
     local any_rest = promoting or O.counter('rest') > 0
     local lengths, probe = O.list_lengths, redis.pcall
-    for _, code in ipairs(redis.call('ZRANGE', O.K_READY, '0', O.int(max - 1))) do
+    O.take_front = redis.call('ZRANGE', O.K_READY, '0', O.int(max - 1)) -- (an ack's gate reads their limits too)
+    for _, code in ipairs(O.take_front) do
         -- the list's probe as a plain read (O.verify's bookkeeping costs ~1,900 instructions per task
         -- here); only a wrong type goes through O.verify, for its error
         local length = probe('LLEN', O.run_key(code))

@@ -149,9 +149,12 @@ function O.gate()
     end
     local function left(counts, codes)
         if not counting then return end
-        codes[#codes + 1] = '' -- (the queue's count, read with them)
-        read_flights(codes, 1)
-        codes[#codes] = nil
+        -- read with them: the queue's count, and the partitions a take after the acks looks at first
+        local reading = { '' }
+        for _, list in ipairs({ codes, O.take_front or {} }) do
+            for _, code in ipairs(list) do reading[#reading + 1] = code end
+        end
+        read_flights(reading, 1)
         local total = 0
         for _, code in ipairs(codes) do
             local n = counts[code]
@@ -169,33 +172,29 @@ function O.gate()
         flight_order[#flight_order + 1] = ''
         if qc > 0 and before >= qc and codes[1] then O.touch(codes[1]) end
     end
-    -- one HDEL (first: the listpack is shorter for the HSET) and one HSET per hash
+    -- one HDEL (first: the listpack is shorter for the HSET) and one HSET per hash; a count of 0 and a
+    -- full bucket are dropped
     local function save()
-        local function write(key, order, values, gone, text_of)
+        local at = ':' .. int(O.NOW)
+        local function write(key, order, values, buckets)
             local sets, dels, seen = {}, {}, {}
             for _, code in ipairs(order) do
                 if not seen[code] then
                     seen[code] = true
                     local value = values[code]
-                    if gone(value) then
+                    if (buckets and value >= capacity) or (not buckets and value <= 0) then
                         dels[#dels + 1] = code
                     else
                         sets[#sets + 1] = code
-                        sets[#sets + 1] = text_of(value)
+                        sets[#sets + 1] = buckets and int(value) .. at or int(value)
                     end
                 end
             end
             if #dels > 0 then O.call('HDEL', key, unpack(dels)) end
             if #sets > 0 then O.call('HSET', key, unpack(sets)) end
         end
-        if #flight_order > 0 then
-            write(K_INFLIGHT, flight_order, flights, function(n) return n <= 0 end, int)
-        end
-        if #units_order > 0 then
-            local at = ':' .. int(O.NOW)
-            write(K_BUCKETS, units_order, bucket_units, function(u) return u >= capacity end,
-                function(u) return int(u) .. at end)
-        end
+        if #flight_order > 0 then write(K_INFLIGHT, flight_order, flights, false) end
+        if #units_order > 0 then write(K_BUCKETS, units_order, bucket_units, true) end
     end
     gate = { flight = flight, units = units, read = read, holds = holds, allowance = allowance, took = took,
         left = left, save = save }
