@@ -17,10 +17,13 @@ function O.ack(consumer, ids, first, last, reply, before_writes)
     local done, remembered, seen = {}, {}, {}
     -- with a cap: the tasks acked per partition, from the leases; those whose lease has no code (taken
     -- before the cap was set) from their records, read before they go
-    local left, left_order, unplaced = {}, {}, {}
-    local function count_left(code)
-        if not left[code] then left_order[#left_order + 1] = code end
-        left[code] = (left[code] or 0) + 1
+    local left, left_order, unplaced, count_left
+    if counting then
+        left, left_order, unplaced = {}, {}, {}
+        count_left = function(code)
+            if not left[code] then left_order[#left_order + 1] = code end
+            left[code] = (left[code] or 0) + 1
+        end
     end
     local sub = string.sub
     local flights, codes = {}, {} -- ordered partitions: code -> members to take out of its in-flight set
@@ -57,9 +60,12 @@ function O.ack(consumer, ids, first, last, reply, before_writes)
         end
     end
     for _, code in ipairs(codes) do O.verify_partition(code) end
-    for from = 1, #unplaced, O.ACK_CHUNK do
-        local records = O.call('HMGET', O.K_TASKS, unpack(unplaced, from, math.min(from + O.ACK_CHUNK - 1, #unplaced)))
-        for _, s in ipairs(records) do count_left(O.decode(s).code) end
+    if counting then
+        for from = 1, #unplaced, O.ACK_CHUNK do
+            local to = math.min(from + O.ACK_CHUNK - 1, #unplaced)
+            local records = O.call('HMGET', O.K_TASKS, unpack(unplaced, from, to))
+            for _, s in ipairs(records) do count_left(O.decode(s).code) end
+        end
     end
     if before_writes then before_writes() end
     if window > 0 then rcall('ZREMRANGEBYSCORE', O.K_ACKED, '-inf', O.NOW) end

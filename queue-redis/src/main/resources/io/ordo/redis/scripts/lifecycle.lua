@@ -54,7 +54,8 @@ function O.take(consumer, max, reply)
     if m.paused then return 0, false end -- a paused queue wakes no other consumer
     if O.next_timer and O.next_timer <= NOW and not O.promote_due() then return 0, nil, true end
     -- caps and rate limits (limits.lua): the queue's free slots and tokens cut what the call takes; each
-    -- partition served gives what its own allow, and one at its cap or out of tokens leaves `ready`
+    -- partition served gives what its own slots and tokens allow, and one at its cap or out of tokens leaves
+    -- `ready`
     local limits = m.limits
     local room, gate, counted_head = max, nil, nil
     if limits then
@@ -207,7 +208,8 @@ function O.take(consumer, max, reply)
                     if not uniform and (not readded or score < readded) then readded = score end
                 else
                     removes[#removes + 1] = code
-                    -- held, or only delayed tasks left: it exists, out of `ready`; else its list is empty and it is gone
+                    -- held, or only delayed tasks left: it exists, out of `ready`; else its list is empty and
+                    -- it is gone
                     if held or O.parked(code) > 0 then O.call('HSET', O.K_TURNS, code, int(turn)) end
                 end
             end
