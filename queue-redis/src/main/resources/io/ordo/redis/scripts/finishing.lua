@@ -11,8 +11,21 @@ function O.ack(consumer, ids, first, last, reply, before_writes)
     O.verify_fixed(O.ACK_SKIPS)
     O.verify_consumer(consumer)
     local holding = O.holding_key(consumer)
-    local ORDERED_LEASE = O.ORDERED_LEASE
+    local ORDERED_LEASE, COUNTED_LEASE = O.ORDERED_LEASE, O.COUNTED_LEASE
+    local limits = O.limits()
+    local counting = limits and limits.counting
     local done, remembered, seen = {}, {}, {}
+    -- with a cap: the tasks acked per partition, from the leases; those whose lease has no code (taken
+    -- before the cap was set) from their records, read before they go
+    local left, left_order, unplaced, count_left
+    if counting then
+        left, left_order, unplaced = {}, {}, {}
+        count_left = function(code)
+            if not left[code] then left_order[#left_order + 1] = code end
+            left[code] = (left[code] or 0) + 1
+        end
+    end
+    local sub = string.sub
     local flights, codes = {}, {} -- ordered partitions: code -> members to take out of its in-flight set
     local n = #reply
     for from = first, last, O.ACK_CHUNK do
@@ -24,13 +37,17 @@ function O.ack(consumer, ids, first, last, reply, before_writes)
             if lease and not seen[id] then -- an id named twice is acked once
                 seen[id] = true
                 done[#done + 1] = id
-                if string.byte(lease, 1) == ORDERED_LEASE then
+                local mark = string.byte(lease, 1)
+                if mark == ORDERED_LEASE then
                     local code, m = O.lease_place(lease)
                     if not flights[code] then
                         flights[code] = {}
                         codes[#codes + 1] = code
                     end
                     flights[code][#flights[code] + 1] = m
+                    if counting then count_left(code) end
+                elseif counting then
+                    if mark == COUNTED_LEASE then count_left(sub(lease, 8)) else unplaced[#unplaced + 1] = id end
                 end
                 if window > 0 then
                     remembered[#remembered + 1] = O.NOW + window
@@ -43,13 +60,11 @@ function O.ack(consumer, ids, first, last, reply, before_writes)
         end
     end
     for _, code in ipairs(codes) do O.verify_partition(code) end
-    local limits = O.limits()
-    local counted = {} -- with a cap: the partition of each task acked (its record tells, read before it goes)
-    if limits and limits.counting and #done > 0 then
-        O.verify(O.K_INFLIGHT, 'hash')
-        for from = 1, #done, O.ACK_CHUNK do
-            local records = O.call('HMGET', O.K_TASKS, unpack(done, from, math.min(from + O.ACK_CHUNK - 1, #done)))
-            for _, s in ipairs(records) do counted[#counted + 1] = O.decode(s).code end
+    if counting then
+        for from = 1, #unplaced, O.ACK_CHUNK do
+            local to = math.min(from + O.ACK_CHUNK - 1, #unplaced)
+            local records = O.call('HMGET', O.K_TASKS, unpack(unplaced, from, to))
+            for _, s in ipairs(records) do count_left(O.decode(s).code) end
         end
     end
     if before_writes then before_writes() end
@@ -70,7 +85,7 @@ function O.ack(consumer, ids, first, last, reply, before_writes)
     for from = 1, #remembered, 2 * O.ACK_CHUNK do
         O.call('ZADD', O.K_ACKED, unpack(remembered, from, math.min(from + 2 * O.ACK_CHUNK - 1, #remembered)))
     end
-    for _, code in ipairs(counted) do O.count_flight(code, -1) end
+    if counting and #left_order > 0 then O.gate().left(left, left_order) end
     if #done > 0 then O.count('ackedTotal', #done) end
 end
 local ack = O.ack
@@ -183,6 +198,7 @@ function O.finish(signal)
     local touched_any = #O.touched_order > 0
     O.refresh_touched()
     O.save_readyat()
+    O.save_limits()
     O.save_counters()
     -- A blocked consumer naps until the earliest due time it knew of; a new due time wakes one so it
     -- looks again (a retry delay shorter than its nap would otherwise be served late).

@@ -75,6 +75,7 @@ function O.begin(keys)
     O.wake_exists = nil
     O.verified, O.verified_codes = {}, {}
     O.take_prepared, O.promotion, O.list_lengths = false, nil, {}
+    O.limit_gate, O.take_front = nil, nil
     return set
 end
 

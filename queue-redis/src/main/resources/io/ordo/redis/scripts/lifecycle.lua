@@ -25,7 +25,8 @@ function O.take_prepare(consumer, max)
     if promoting then O.plan_promotion() end
     local any_rest = promoting or O.counter('rest') > 0
     local lengths, probe = O.list_lengths, redis.pcall
-    for _, code in ipairs(redis.call('ZRANGE', O.K_READY, '0', O.int(max - 1))) do
+    O.take_front = redis.call('ZRANGE', O.K_READY, '0', O.int(max - 1)) -- (an ack's gate reads their limits too)
+    for _, code in ipairs(O.take_front) do
         -- the list's probe as a plain read (O.verify's bookkeeping costs ~1,900 instructions per task
         -- here); only a wrong type goes through O.verify, for its error
         local length = probe('LLEN', O.run_key(code))
@@ -36,7 +37,6 @@ function O.take_prepare(consumer, max)
             O.verify(O.rest_key(code), 'zset')
             O.verify(O.flight_key(code), 'zset')
         end
-        if O.meta().limits then O.verify(O.rest_key(code), 'zset') end -- (take_limited reads each head)
     end
 end
 
@@ -53,7 +53,16 @@ function O.take(consumer, max, reply)
     O.call('HSET', O.K_HEARTBEATS, consumer, now_text)
     if m.paused then return 0, false end -- a paused queue wakes no other consumer
     if O.next_timer and O.next_timer <= NOW and not O.promote_due() then return 0, nil, true end
-    if m.limits then return O.take_limited(consumer, max, reply) end -- (limits.lua)
+    -- caps and rate limits (limits.lua): the queue's free slots and tokens cut what the call takes; each
+    -- partition served gives what its own slots and tokens allow, and one at its cap or out of tokens leaves
+    -- `ready`
+    local limits = m.limits
+    local room, gate, counted_head = max, nil, nil
+    if limits then
+        room = O.room(max)
+        gate = O.gate()
+        if limits.counting then counted_head = O.counted_lease_head() end -- (the lease names the partition)
+    end
 
     local taken = 0
     local ids, leases = {}, {}
@@ -76,8 +85,8 @@ function O.take(consumer, max, reply)
     -- doubled at each read, as an ordered partition may give many
     local reading = math.max(16, max)
     local ready_left = nil
-    while taken < max do
-        local stop = int(math.min(max - taken, reading) - 1)
+    while taken < room do
+        local stop = int(math.min(room - taken, reading) - 1)
         local candidates, step
         if uniform then
             candidates, step = rcall('ZRANGE', O.K_READY, '0', stop), 1
@@ -89,14 +98,22 @@ function O.take(consumer, max, reply)
             ready_left = false
             break
         end
+        if gate then gate.read(candidates, step) end
         local adds, removes = {}, {}
         local readded -- the lowest score a served partition went back with in this window
         local i = 1
-        while i <= #candidates and taken < max do
+        while i <= #candidates and taken < room do
             if readded and readded < tonumber(candidates[i + 1]) then break end -- (never while uniform)
             local code = candidates[i]
             turn = turn + 1
-            if string.byte(code, 1) == ORDERED then -- O.is_ordered, without a Lua call per task
+            local ordered = string.byte(code, 1) == ORDERED -- O.is_ordered, without a Lua call per task
+            local allowed = room - taken
+            if ordered and gate then allowed = gate.allowance(code, allowed) end -- (a regular one gives one)
+            if allowed == 0 then -- out of tokens (never so while `ready` is kept right): out of it
+                removes[#removes + 1] = code
+                O.call('HSET', O.K_TURNS, code, int(turn))
+            elseif ordered then
+                local before = taken
                 local members = {}
                 local lease_head = O.ordered_lease(code, '') -- each task's lease: this, then its member
                 local function took(mb, ready)
@@ -113,7 +130,7 @@ function O.take(consumer, max, reply)
                 if lean and not O.any_delayed() then -- every member is ready: the run is the list's front
                     local key = O.run_key(code)
                     -- (a retry keeps its dueAt and may have another readyAt: read from its record below)
-                    local popped = rcall('LPOP', key, int(max - taken)) or {}
+                    local popped = rcall('LPOP', key, int(allowed)) or {}
                     for _, mb in ipairs(popped) do took(mb, nil) end
                     local length = lengths[code]
                     if length then
@@ -123,7 +140,7 @@ function O.take(consumer, max, reply)
                         remains = rcall('EXISTS', key) == 1
                     end
                 else
-                    while taken < max do
+                    while taken - before < allowed do
                         local mb, r, from_run = O.part_head(code, true)
                         if not mb or r.ready > NOW then break end
                         O.part_pop(code, mb, from_run)
@@ -132,6 +149,7 @@ function O.take(consumer, max, reply)
                     remains = O.part_head(code)
                 end
                 if #members > 0 then O.call('ZADD', O.flight_key(code), unpack(members)) end
+                if gate then gate.took(code, taken - before) end
                 O.call('HSET', O.K_LOCKS, code, consumer)
                 O.call('HSET', O.K_LOCK_SINCE, code, now_text)
                 removes[#removes + 1] = code
@@ -171,8 +189,14 @@ function O.take(consumer, max, reply)
                 local id = string.sub(mb, 14)
                 ids[taken] = id
                 leases[2 * taken - 1] = id -- (two entries for every task taken)
-                leases[2 * taken] = regular_lease
-                if head then
+                if counted_head then
+                    leases[2 * taken] = counted_head .. code
+                else
+                    leases[2 * taken] = regular_lease
+                end
+                -- with limits: a partition now at its cap or out of tokens leaves `ready`, keeping its turn
+                local held = gate and gate.took(code, 1, head)
+                if head and not held then
                     if uniform then
                         score = uniform_base + turn
                     else
@@ -184,8 +208,9 @@ function O.take(consumer, max, reply)
                     if not uniform and (not readded or score < readded) then readded = score end
                 else
                     removes[#removes + 1] = code
-                    -- only delayed tasks left: it exists, out of `ready`; else its list is empty and it is gone
-                    if O.parked(code) > 0 then O.call('HSET', O.K_TURNS, code, int(turn)) end
+                    -- held, or only delayed tasks left: it exists, out of `ready`; else its list is empty and
+                    -- it is gone
+                    if held or O.parked(code) > 0 then O.call('HSET', O.K_TURNS, code, int(turn)) end
                 end
             end
             i = i + step
@@ -196,6 +221,10 @@ function O.take(consumer, max, reply)
     end
     O.set_counter('turn', turn)
     if ready_t then O.readyat_change(ready_t, -ready_n) end
+    if limits then
+        O.took_from_queue(taken)
+        if taken >= room and room < max then ready_left = false end -- out of slots or tokens: no one to wake
+    end
     if taken > 0 then -- at most MAX_CONSUME tasks: 2,000 arguments, well within unpack's limit
         local records = O.hand_over(consumer, ids, leases, taken, reply)
         for _, j in ipairs(ready_unknown) do O.readyat_remove(O.record_ready(records[j])) end

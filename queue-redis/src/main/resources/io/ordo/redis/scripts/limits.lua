@@ -25,27 +25,6 @@ function O.limits() return O.meta().limits end
 
 O.LIMIT_KINDS = { inflight = true, buckets = true, throttled = true }
 
--- A partition's cap: its override, else the partition cap; 0 for none (ordered: its lock).
-function O.cap_of(code)
-    if O.is_ordered(code) then return 0 end
-    local l = O.limits()
-    return l.ov[code] or l.pc
-end
-
-function O.in_flight(code) return tonumber(O.call('HGET', O.K_INFLIGHT, code)) or 0 end
-
--- A task of the partition went into (delta 1) or out of (-1) a consumer's hands.
-function O.count_flight(code, delta)
-    local l = O.limits()
-    if not l or not l.counting then return end
-    for _, field in ipairs({ code, '' }) do
-        if O.call('HINCRBY', O.K_INFLIGHT, field, delta) <= 0 then O.call('HDEL', O.K_INFLIGHT, field) end
-    end
-    if delta < 0 then
-        O.touch(code) -- below its cap again (and a queue at its cap may deliver): looked at at the call's end
-    end
-end
-
 -- Units in a bucket "units:at" (nil: full) at now, refilled, at most full.
 function O.bucket_units(rate, text)
     if not text then return rate.capacity end
@@ -63,34 +42,177 @@ function O.next_token_at(rate, units)
     return O.NOW + math.floor((missing + rate.permits - 1) / rate.permits)
 end
 
-function O.partition_units(code)
-    return O.bucket_units(O.limits().pr, O.call('HGET', O.K_BUCKETS, code))
-end
-
--- Whether a partition may not be served now whatever its head: at its cap, or out of tokens (then it
--- goes into `throttled` until its next token, and that time is a timer).
-function O.held_back(code)
+-- The call's gate: what it learnt of `inflight` and `buckets` (each partition's count and units read once,
+-- written once at the call's end by O.save_limits, from finish) and the checks on them, as closures over
+-- locals: the take runs them for every task, and a closure call with no table lookups costs a fraction of
+-- a call through `O`. nil until the call first needs it.
+--   flight(code), units(code): a partition's tasks in flight ('': the queue's) and bucket units now
+--   read(list, step): reads those of the codes (every step-th entry of a ZRANGE reply) with one HMGET per hash
+--   holds(code): whether the partition can give no task now: at its cap, or out of tokens (then it goes
+--     into `throttled` until its next token, and that time is a timer)
+--   allowance(code, want): how many of want tasks an ordered partition may give now (its tokens), 0 when held
+--   took(code, n, look): n tasks of it were taken; with look, whether it is held now (as holds)
+--   left(counts, codes): counts[code] tasks of each partition left their consumers; a partition or a queue
+--     that was at its cap may deliver again: looked at at the call's end (that also wakes a waiting
+--     consumer); below its cap nothing is looked at
+-- A regular partition in `ready` always has a free slot and a token (refresh puts it there only then, and
+-- only a take lowers either, which looks at it again), so the take checks it only after taking.
+function O.gate()
+    local gate = O.limit_gate
+    if gate then return gate end
     local l = O.limits()
-    if l.counting then
-        local cap = O.cap_of(code)
-        if cap > 0 and O.in_flight(code) >= cap then return true end
+    local counting, pc, ov, qc = l.counting, l.pc, l.ov, l.qc
+    local rate = l.pr
+    local per, capacity = rate and rate.per, rate and rate.capacity
+    local ORDERED = O.ORDERED_MARK
+    local byte, floor, int = string.byte, math.floor, O.int
+    local K_INFLIGHT, K_BUCKETS = O.K_INFLIGHT, O.K_BUCKETS
+    local flights, bucket_units = {}, {}
+    local flight_order, units_order = {}, {} -- codes whose value changed (or a full bucket to drop), in order
+    local function note_bucket(code, text)
+        local u = O.bucket_units(rate, text)
+        bucket_units[code] = u
+        if text and u >= capacity then units_order[#units_order + 1] = code end -- a full bucket is no bucket
+        return u
     end
-    if l.pr then
-        local text = O.call('HGET', O.K_BUCKETS, code)
-        if text then
-            local units = O.bucket_units(l.pr, text)
-            if units >= l.pr.capacity then
-                O.call('HDEL', O.K_BUCKETS, code)
-            elseif units < l.pr.per then
-                local at = O.next_token_at(l.pr, units)
-                O.call('ZADD', O.K_THROTTLED, O.int(at), code)
-                O.note_timer(at)
-                return true
+    local function flight(code)
+        local n = flights[code]
+        if n == nil then
+            n = tonumber(O.call('HGET', K_INFLIGHT, code)) or 0
+            flights[code] = n
+        end
+        return n
+    end
+    local function units(code)
+        local u = bucket_units[code]
+        if u == nil then u = note_bucket(code, O.call('HGET', K_BUCKETS, code)) end
+        return u
+    end
+    -- the codes (every step-th entry of list) not in known; from them, one HMGET of key
+    local function unknown_of(list, step, known, key)
+        local unknown = {}
+        for i = 1, #list, step do
+            if known[list[i]] == nil then unknown[#unknown + 1] = list[i] end
+        end
+        if #unknown == 0 then return unknown, unknown end
+        return unknown, O.call('HMGET', key, unpack(unknown))
+    end
+    local function read_flights(list, step)
+        local codes, counts = unknown_of(list, step, flights, K_INFLIGHT)
+        for i, code in ipairs(codes) do flights[code] = tonumber(counts[i]) or 0 end
+    end
+    local function read(list, step)
+        if counting then read_flights(list, step) end
+        if rate then
+            local codes, texts = unknown_of(list, step, bucket_units, K_BUCKETS)
+            for i, code in ipairs(codes) do note_bucket(code, texts[i] or nil) end
+        end
+    end
+    -- the rule, given the partition's count and units
+    local function over(code, count, u)
+        if counting and byte(code, 1) ~= ORDERED then -- (an ordered partition's cap is its lock)
+            local cap = ov[code] or pc
+            if cap > 0 and count >= cap then return true end
+        end
+        if rate and u < per then
+            local at = O.next_token_at(rate, u)
+            O.call('ZADD', O.K_THROTTLED, int(at), code)
+            O.note_timer(at)
+            return true
+        end
+        return false
+    end
+    local function holds(code)
+        return over(code, counting and flight(code), rate and units(code))
+    end
+    local function allowance(code, want)
+        if holds(code) then return 0 end
+        if rate then
+            local tokens = floor(units(code) / per)
+            if tokens < want then return tokens end
+        end
+        return want
+    end
+    local function took(code, n, look)
+        local count, u
+        if counting then
+            count = (flights[code] or flight(code)) + n
+            flights[code] = count
+            flight_order[#flight_order + 1] = code
+        end
+        if rate then
+            u = (bucket_units[code] or units(code)) - n * per
+            bucket_units[code] = u
+            units_order[#units_order + 1] = code
+        end
+        return look and over(code, count, u)
+    end
+    local function left(counts, codes)
+        if not counting then return end
+        -- read with them: the queue's count, and the partitions a take after the acks looks at first
+        local reading = { '' }
+        for _, list in ipairs({ codes, O.take_front or {} }) do
+            for _, code in ipairs(list) do reading[#reading + 1] = code end
+        end
+        read_flights(reading, 1)
+        local total = 0
+        for _, code in ipairs(codes) do
+            local n = counts[code]
+            local before = flights[code]
+            flights[code] = before - n
+            flight_order[#flight_order + 1] = code
+            total = total + n
+            if byte(code, 1) ~= ORDERED then
+                local cap = ov[code] or pc
+                if cap > 0 and before >= cap then O.touch(code) end
             end
         end
-        O.call('ZREM', O.K_THROTTLED, code)
+        local before = flights['']
+        flights[''] = before - total
+        flight_order[#flight_order + 1] = ''
+        if qc > 0 and before >= qc and codes[1] then O.touch(codes[1]) end
     end
+    -- one HDEL (first: the listpack is shorter for the HSET) and one HSET per hash; a count of 0 and a
+    -- full bucket are dropped
+    local function save()
+        local at = ':' .. int(O.NOW)
+        local function write(key, order, values, buckets)
+            local sets, dels, seen = {}, {}, {}
+            for _, code in ipairs(order) do
+                if not seen[code] then
+                    seen[code] = true
+                    local value = values[code]
+                    if (buckets and value >= capacity) or (not buckets and value <= 0) then
+                        dels[#dels + 1] = code
+                    else
+                        sets[#sets + 1] = code
+                        sets[#sets + 1] = buckets and int(value) .. at or int(value)
+                    end
+                end
+            end
+            if #dels > 0 then O.call('HDEL', key, unpack(dels)) end
+            if #sets > 0 then O.call('HSET', key, unpack(sets)) end
+        end
+        if #flight_order > 0 then write(K_INFLIGHT, flight_order, flights, false) end
+        if #units_order > 0 then write(K_BUCKETS, units_order, bucket_units, true) end
+    end
+    gate = { flight = flight, units = units, read = read, holds = holds, allowance = allowance, took = took,
+        left = left, save = save }
+    O.limit_gate = gate
+    return gate
+end
+
+-- Whether a partition looked at again (refresh) may not be served now whatever its head (O.gate's holds);
+-- one with tokens again leaves `throttled`.
+function O.held_back(code)
+    if O.gate().holds(code) then return true end
+    if O.limits().pr then O.call('ZREM', O.K_THROTTLED, code) end
     return false
+end
+
+-- A task of the partition left its consumer (reject, fail, release, reclaim).
+function O.flight_out(code)
+    O.gate().left({ [code] = 1 }, { code })
 end
 
 -- How many tasks this consume may take: max, cut to the queue's free slots and tokens. When the queue's
@@ -98,7 +220,7 @@ end
 function O.room(max)
     local l = O.limits()
     local room = max
-    if l.qc > 0 then room = math.min(room, l.qc - (tonumber(O.call('HGET', O.K_INFLIGHT, '')) or 0)) end
+    if l.qc > 0 then room = math.min(room, l.qc - O.gate().flight('')) end
     if l.qr then
         local units = O.bucket_units(l.qr, O.call('HGET', O.K_META, 'queueBucket'))
         O.queue_units = units
@@ -109,77 +231,22 @@ function O.room(max)
     return math.max(room, 0)
 end
 
--- consume's rule with caps or limits: one partition at a time from the front of `ready`, each served one
--- looked at again at once (O.refresh), as it may be at its cap or out of tokens now. The plain take's
--- shortcuts are not taken: this take reads each head from its partition.
--- Returns as O.take does: taken, whether `ready` still holds a partition (false also when the queue's
--- slots or tokens ran out: a consumer woken now would find nothing).
-function O.take_limited(consumer, max, reply)
+-- n tasks were taken from the queue (after O.room): its count and its bucket.
+function O.took_from_queue(n)
     local l = O.limits()
-    local room = O.room(max)
-    local taken, ids, leases = 0, {}, {}
-    local regular_lease = O.regular_lease()
-    local now_text = O.int(O.NOW)
-    local ready_left = nil
-    while taken < room do
-        local front = redis.call('ZRANGE', O.K_READY, '0', '0')
-        if #front == 0 then
-            ready_left = false
-            break
-        end
-        local code = front[1]
-        local turn = O.next_counter('turn')
-        local before = taken
-        local function took(mb, lease, ready)
-            taken = taken + 1
-            O.readyat_remove(ready)
-            local id = O.member_id(mb)
-            ids[taken] = id
-            leases[2 * taken - 1] = id
-            leases[2 * taken] = lease
-        end
-        O.call('ZREM', O.K_READY, code)
-        local remains
-        if O.is_ordered(code) then
-            local run = room - taken
-            if l.pr then run = math.min(run, math.floor(O.partition_units(code) / l.pr.per)) end
-            local members = {}
-            local lease_head = O.ordered_lease(code, '')
-            while taken - before < run do
-                local mb, r, from_run = O.part_head(code, true)
-                if not mb or r.ready > O.NOW then break end
-                O.part_pop(code, mb, from_run)
-                took(mb, lease_head .. mb, r.ready)
-                members[#members + 1] = '0'
-                members[#members + 1] = mb
-            end
-            if #members > 0 then O.call('ZADD', O.flight_key(code), unpack(members)) end
-            O.call('HSET', O.K_LOCKS, code, consumer)
-            O.call('HSET', O.K_LOCK_SINCE, code, now_text)
-            remains = O.part_head(code) or O.parked(code) > 0
-            if not remains then O.drop_partition(code) end
-        else
-            local mb, _, from_run = O.part_head(code)
-            O.part_pop(code, mb, from_run)
-            took(mb, regular_lease, struct.unpack('>I7', mb) % O.PRIORITY_SPAN)
-            remains = O.part_head(code) or O.parked(code) > 0
-        end
-        if l.counting and taken > before then O.count_flight(code, taken - before) end
-        if l.pr then
-            local units = O.partition_units(code) - (taken - before) * l.pr.per
-            O.call('HSET', O.K_BUCKETS, code, O.int(units) .. ':' .. now_text)
-        end
-        if remains then
-            O.call('HSET', O.K_TURNS, code, O.int(turn))
-            O.refresh(code)
-        end
+    if n == 0 then return end
+    if l.counting then O.gate().took('', n) end
+    if l.qr then
+        O.call('HSET', O.K_META, 'queueBucket', O.int(O.queue_units - n * l.qr.per) .. ':' .. O.int(O.NOW))
     end
-    if l.qr and taken > 0 then
-        O.call('HSET', O.K_META, 'queueBucket', O.int(O.queue_units - taken * l.qr.per) .. ':' .. now_text)
-    end
-    if taken >= room and room < max then ready_left = false end -- out of slots or tokens: no one to wake
-    if taken > 0 then O.hand_over(consumer, ids, leases, taken, reply) end
-    return taken, ready_left
+end
+
+-- Writes what the call changed in `inflight` and `buckets` (finish).
+function O.save_limits()
+    local gate = O.limit_gate
+    if not gate then return end
+    O.limit_gate = nil
+    gate.save()
 end
 
 -- The tasks in flight of every partition, counted from the consumers' holdings (a cap just set).
@@ -191,7 +258,7 @@ function O.recount_flight()
         for i = 1, #held, 2 do
             local lease = held[i + 1]
             local code
-            if string.byte(lease, 1) == O.ORDERED_LEASE then
+            if O.lease_has_place(lease) then
                 code = O.lease_place(lease)
             else
                 code = O.load(held[i]).code
@@ -219,6 +286,7 @@ function O.limits_changed(old, new)
         if not a or not b then return a == b end
         return a.permits == b.permits and a.per == b.per and a.burst == b.burst
     end
+    O.limit_gate = nil -- (nothing of the old limits is kept in the call)
     if new and new.counting then O.recount_flight() else O.call('DEL', O.K_INFLIGHT) end
     if not (old and new and same_rate(old.pr, new.pr)) then
         O.call('DEL', O.K_BUCKETS)

@@ -424,7 +424,7 @@ local leave_waiting = O.leave_waiting
 -- An in-flight task leaves the consumer's hands (its record is rewritten by the caller).
 function O.leave_flight(id, r, m)
     O.call('HDEL', O.holding_key(r.holder), id)
-    if O.limits() then O.count_flight(r.code, -1) end
+    if O.limits() then O.flight_out(r.code) end
     if O.is_ordered(r.code) then O.call('ZREM', O.flight_key(r.code), m or O.member(r, id)) end
 end
 local leave_flight = O.leave_flight

@@ -168,7 +168,10 @@ end
 -- ---------------------------------------------------------------- leases
 -- A consumer's `f:` hash holds, per task it holds, its lease: when it was leased, as a decimal; for a
 -- task of an ordered partition 'o', leasedAt(6) code: len(2) bytes, then the task's partition member,
--- so an ack finds what it must change in the partition without reading the record.
+-- so an ack finds what it must change in the partition without reading the record. While the queue
+-- counts tasks in flight (a cap is set), a regular task's lease is 'c', leasedAt(6), then the partition
+-- code, so an ack finds the partition whose count it lowers without reading the record; a decimal lease
+-- (taken while no cap was set) sends it to the record.
 
 function O.regular_lease() return O.int(O.NOW) end
 
@@ -176,14 +179,24 @@ function O.ordered_lease(code, m)
     return 'o' .. struct.pack('>I6I2', O.NOW, #code) .. code .. m
 end
 
+O.COUNTED_LEASE = 99 -- 'c'
+-- The start of every counted lease of this call: a counted lease is this, then the partition code.
+function O.counted_lease_head() return 'c' .. struct.pack('>I6', O.NOW) end
+
+function O.lease_has_place(lease)
+    local mark = string.byte(lease, 1)
+    return mark == O.ORDERED_LEASE or mark == O.COUNTED_LEASE
+end
+
 function O.lease_time(lease)
-    if string.byte(lease, 1) == O.ORDERED_LEASE then return (struct.unpack('>I6', lease, 2)) end
+    if O.lease_has_place(lease) then return (struct.unpack('>I6', lease, 2)) end
     return tonumber(lease)
 end
 local lease_time = O.lease_time
 
--- The partition code and member an ordered task's lease names.
+-- The partition code an ordered or counted task's lease names, and (ordered) the task's member.
 function O.lease_place(lease)
+    if string.byte(lease, 1) == O.COUNTED_LEASE then return string.sub(lease, 8), '' end
     local n = struct.unpack('>I2', lease, 8)
     return string.sub(lease, 10, 9 + n), string.sub(lease, 10 + n)
 end
