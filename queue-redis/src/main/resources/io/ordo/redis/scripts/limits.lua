@@ -109,9 +109,14 @@ function O.gate()
         end
     end
     -- the rule, given the partition's count and units
+    -- a partition's cap: its override, else the partition cap; 0 for none (an ordered one's cap is its lock)
+    local function cap_of(code)
+        if byte(code, 1) == ORDERED then return 0 end
+        return ov[code] or pc
+    end
     local function over(code, count, u)
-        if counting and byte(code, 1) ~= ORDERED then -- (an ordered partition's cap is its lock)
-            local cap = ov[code] or pc
+        if counting then
+            local cap = cap_of(code)
             if cap > 0 and count >= cap then return true end
         end
         if rate and u < per then
@@ -162,10 +167,8 @@ function O.gate()
             flights[code] = before - n
             flight_order[#flight_order + 1] = code
             total = total + n
-            if byte(code, 1) ~= ORDERED then
-                local cap = ov[code] or pc
-                if cap > 0 and before >= cap then O.touch(code) end
-            end
+            local cap = cap_of(code)
+            if cap > 0 and before >= cap then O.touch(code) end
         end
         local before = flights['']
         flights[''] = before - total
@@ -196,7 +199,7 @@ function O.gate()
         if #flight_order > 0 then write(K_INFLIGHT, flight_order, flights, false) end
         if #units_order > 0 then write(K_BUCKETS, units_order, bucket_units, true) end
     end
-    gate = { flight = flight, units = units, read = read, holds = holds, allowance = allowance, took = took,
+    gate = { cap_of = cap_of, flight = flight, units = units, read = read, holds = holds, allowance = allowance, took = took,
         left = left, save = save }
     O.limit_gate = gate
     return gate

@@ -24,7 +24,7 @@ if limits then
         local flights = call('HGETALL', K_INFLIGHT)
         for i = 1, #flights, 2 do
             local code = flights[i]
-            local cap = code ~= '' and O.cap_of(code) or 0 -- '' holds the queue's count
+            local cap = code ~= '' and O.gate().cap_of(code) or 0 -- '' holds the queue's count
             if cap > 0 and tonumber(flights[i + 1]) >= cap and waits(code) then capped = capped + 1 end
         end
     end
