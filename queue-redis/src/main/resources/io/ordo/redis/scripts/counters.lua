@@ -2,8 +2,11 @@
 -- keys.lua.
 
 -- Work in chunks (promotion of due tasks, redrive all, reclaim) also stops once a chunk has run this long
--- on the server, whatever its count: a loaded server does less per call, not longer calls.
-O.CHUNK_MICROS = 1500
+-- on the server, whatever its count: a loaded server does less per call, not longer calls. The chunks are
+-- small because a call pays Lua's garbage collector in proportion to what it allocates, and a call that
+-- falls in the collector's sweep pays several times more per byte (freeing the garbage of earlier calls):
+-- the longest calls are those (docs/reliability.md, "Operations that could hold Redis").
+O.CHUNK_MICROS = 1000
 function O.server_micros()
     local time = redis.call('TIME')
     return tonumber(time[1]) * 1000000 + tonumber(time[2])

@@ -150,12 +150,12 @@ local give_back = O.give_back
 
 -- Operators' calls over every dead letter (redrive_all, purge_all_dead_letters) go in chunks of at most
 -- this many, each one call: one call stays well under 10 ms at a million dead letters (reliability.md).
-O.REDRIVE_CHUNK = 100
-O.PURGE_CHUNK = 1000
-O.RECLAIM_CHUNK = 50 -- the tasks of dead consumers taken back per reclaim call (at most)
+O.REDRIVE_CHUNK = 50
+O.PURGE_CHUNK = 500
+O.RECLAIM_CHUNK = 25 -- the tasks of dead consumers taken back per reclaim call (at most)
 -- the overdue tasks of live consumers taken back per reclaim call (at most): fewer, as each is found by a
 -- scan and an ordered one may bring its batch back with it
-O.TIMEOUT_CHUNK = 25
+O.TIMEOUT_CHUNK = 15
 O.TIMEOUT_SCAN = 2000 -- the live leases a reclaim call looks at for the processing timeout (about)
 -- The leases one HSCAN asks for. Small, as one HSCAN cannot be cut short: while a hash that emptied is
 -- being shrunk, the server visits up to ten empty buckets of each table per lease asked for.

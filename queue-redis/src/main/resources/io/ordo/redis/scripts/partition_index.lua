@@ -276,7 +276,7 @@ local refresh_touched = O.refresh_touched
 -- Returns whether everything due is applied: until it is, a consume takes nothing (it asks its caller to
 -- call again at once), so however many tasks fall due together none is delivered before a task that
 -- the contract's order puts first (docs/redis-design.md, "Time").
-O.PROMOTE_CHUNK = 100
+O.PROMOTE_CHUNK = 50
 
 -- What the next promote_due applies, read (and its partitions' keys checked) before the call writes.
 function O.plan_promotion()
