@@ -45,10 +45,10 @@ jar_is_stale() {
 }
 
 # build_if_stale JAR MODULE WHAT: packages MODULE (and the modules it needs; tests compiled, not run)
-# when JAR is stale, saying it builds WHAT. Maven's output goes to stderr.
+# with the repository's ./mvnw when JAR is stale, saying it builds WHAT. Maven's output goes to stderr.
 build_if_stale() {
   if jar_is_stale "$1"; then
     echo "$me: building $3 (${1#"$root"/})..." >&2
-    mvn -q -B -f "$root/pom.xml" -pl "$2" -am -DskipTests package >&2
+    "$root/mvnw" -q -B -f "$root/pom.xml" -pl "$2" -am -DskipTests package >&2
   fi
 }
