@@ -80,9 +80,13 @@ public abstract class RedisChunkedOperationsKit {
         java.util.concurrent.ExecutorService side = java.util.concurrent.Executors.newSingleThreadExecutor();
         java.util.concurrent.Future<?> dying = side.submit(() -> {
             int next = 0;
+            boolean begun = false;
             while (running.get()) {
                 store.publish(List.of(NewTask.builder(Partition.of("side"), new byte[8]).id("side-" + next++).build()));
                 List<Lease> taken = store.consume(other, 20, Duration.ZERO);
+                while (!begun && running.get()) { // a task dead before the run's first call would be one of its start
+                    begun = store.stats().dead() < MANY;
+                }
                 store.fail(other, taken.stream().map(Lease::id).toList(), "dies meanwhile");
                 failedMeanwhile.addAndGet(taken.size());
             }
