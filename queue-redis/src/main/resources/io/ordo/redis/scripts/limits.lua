@@ -97,9 +97,22 @@ function O.gate()
         if #unknown == 0 then return unknown, unknown end
         return unknown, O.call('HMGET', key, unpack(unknown))
     end
+    -- counts as read and as written: most are alike (1 while caps do not bind), so each text is parsed and
+    -- each number formatted once per call
+    local numbers, texts = {}, {}
     local function read_flights(list, step)
         local codes, counts = unknown_of(list, step, flights, K_INFLIGHT)
-        for i, code in ipairs(codes) do flights[code] = tonumber(counts[i]) or 0 end
+        for i, code in ipairs(codes) do
+            local text, n = counts[i], 0
+            if text then
+                n = numbers[text]
+                if not n then
+                    n = tonumber(text)
+                    numbers[text] = n
+                end
+            end
+            flights[code] = n
+        end
     end
     local function read(list, step)
         if counting then read_flights(list, step) end
@@ -189,7 +202,16 @@ function O.gate()
                         dels[#dels + 1] = code
                     else
                         sets[#sets + 1] = code
-                        sets[#sets + 1] = buckets and int(value) .. at or int(value)
+                        if buckets then
+                            sets[#sets + 1] = int(value) .. at
+                        else
+                            local text = texts[value]
+                            if not text then
+                                text = int(value)
+                                texts[value] = text
+                            end
+                            sets[#sets + 1] = text
+                        end
                     end
                 end
             end
@@ -199,7 +221,7 @@ function O.gate()
         if #flight_order > 0 then write(K_INFLIGHT, flight_order, flights, false) end
         if #units_order > 0 then write(K_BUCKETS, units_order, bucket_units, true) end
     end
-    gate = { cap_of = cap_of, flight = flight, units = units, read = read, holds = holds, allowance = allowance, took = took,
+    gate = { flights = flights, flight_order = flight_order, cap_of = cap_of, flight = flight, units = units, read = read, holds = holds, allowance = allowance, took = took,
         left = left, save = save }
     O.limit_gate = gate
     return gate
