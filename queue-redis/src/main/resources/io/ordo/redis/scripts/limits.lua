@@ -102,8 +102,8 @@ function O.gate()
     local numbers, texts = {}, {}
     local function read_flights(list, step)
         local codes, counts = unknown_of(list, step, flights, K_INFLIGHT)
-        for i, code in ipairs(codes) do
-            local text, n = counts[i], 0
+        for i = 1, #codes do -- (numeric loops here: ipairs costs a C call per entry)
+            local code, text, n = codes[i], counts[i], 0
             if text then
                 n = numbers[text]
                 if not n then
@@ -118,7 +118,7 @@ function O.gate()
         if counting then read_flights(list, step) end
         if rate then
             local codes, texts = unknown_of(list, step, bucket_units, K_BUCKETS)
-            for i, code in ipairs(codes) do note_bucket(code, texts[i] or nil) end
+            for i = 1, #codes do note_bucket(codes[i], texts[i] or nil) end
         end
     end
     -- the rule, given the partition's count and units
@@ -169,12 +169,13 @@ function O.gate()
         if not counting then return end
         -- read with them: the queue's count, and the partitions a take after the acks looks at first
         local reading = { '' }
-        for _, list in ipairs({ codes, O.take_front or {} }) do
-            for _, code in ipairs(list) do reading[#reading + 1] = code end
-        end
+        local front = O.take_front or {}
+        for i = 1, #codes do reading[i + 1] = codes[i] end
+        for i = 1, #front do reading[#reading + 1] = front[i] end
         read_flights(reading, 1)
         local total = 0
-        for _, code in ipairs(codes) do
+        for i = 1, #codes do
+            local code = codes[i]
             local n = counts[code]
             local before = flights[code]
             flights[code] = before - n
@@ -194,7 +195,8 @@ function O.gate()
         local at = ':' .. int(O.NOW)
         local function write(key, order, values, buckets)
             local sets, dels, seen = {}, {}, {}
-            for _, code in ipairs(order) do
+            for i = 1, #order do
+                local code = order[i]
                 if not seen[code] then
                     seen[code] = true
                     local value = values[code]
