@@ -3,8 +3,8 @@
 -- one no call reads or writes a key of this file.
 --
 -- `inflight` (hash): per partition code, its tasks in flight, kept while a cap is set; the field '' (no
--- code is empty) holds the queue's. `buckets` (hash): per partition code, its bucket when not full, as
--- "units:at". `throttled` (zset): partitions out of tokens, by when their next token comes; such a
+-- code is empty) holds the queue's. `buckets` (hash): per partition code, its bucket when not full
+-- (O.bucket_value). `throttled` (zset): partitions out of tokens, by when their next token comes; such a
 -- partition is out of `ready` (in `turns`) until then, as a blocked one is. The queue's bucket is the
 -- `queueBucket` field of `meta`. A bucket holds tokens * per units, gains `permits` units a millisecond
 -- and gives `per` a delivery (io.ordo.domain.RateLimit): integers, exact in Lua as in Java.
@@ -25,11 +25,21 @@ function O.limits() return O.meta().limits end
 
 O.LIMIT_KINDS = { inflight = true, buckets = true, throttled = true }
 
--- Units in a bucket "units:at" (nil: full) at now, refilled, at most full.
+-- A bucket as written: a 0 byte, its units (8 bytes, signed) and the millisecond they were counted at (6),
+-- read with one unpack rather than two decimal parses. A bucket written as the text "units:at" (before
+-- 2026-12-02; it starts with a digit) is read as well, and written back in this form.
+function O.bucket_value(units) return struct.pack('>Bi8I6', 0, units, O.NOW) end
+
+-- Units in a bucket (nil: full) at now, refilled, at most full.
 function O.bucket_units(rate, text)
     if not text then return rate.capacity end
-    local colon = string.find(text, ':', 1, true)
-    local units, at = tonumber(string.sub(text, 1, colon - 1)), tonumber(string.sub(text, colon + 1))
+    local units, at
+    if string.byte(text, 1) == 0 then
+        units, at = struct.unpack('>i8I6', text, 2)
+    else
+        local colon = string.find(text, ':', 1, true)
+        units, at = tonumber(string.sub(text, 1, colon - 1)), tonumber(string.sub(text, colon + 1))
+    end
     local elapsed = math.max(0, O.NOW - at)
     local to_fill = math.floor((rate.capacity - units + rate.permits - 1) / rate.permits)
     if elapsed >= to_fill then return rate.capacity end
@@ -65,7 +75,7 @@ function O.gate()
     local rate = l.pr
     local per, capacity = rate and rate.per, rate and rate.capacity
     local ORDERED = O.ORDERED_MARK
-    local byte, floor, int = string.byte, math.floor, O.int
+    local byte, floor, int, bucket_value = string.byte, math.floor, O.int, O.bucket_value
     local K_INFLIGHT, K_BUCKETS = O.K_INFLIGHT, O.K_BUCKETS
     local flights, bucket_units = {}, {}
     local flight_order, units_order = {}, {} -- codes whose value changed (or a full bucket to drop), in order
@@ -88,20 +98,21 @@ function O.gate()
         if u == nil then u = note_bucket(code, O.call('HGET', K_BUCKETS, code)) end
         return u
     end
-    -- the codes (every step-th entry of list) not in known; from them, one HMGET of key
-    local function unknown_of(list, step, known, key)
+    -- the codes (every step-th entry of list) not in known
+    local function unknown_of(list, step, known)
         local unknown = {}
         for i = 1, #list, step do
             if known[list[i]] == nil then unknown[#unknown + 1] = list[i] end
         end
-        if #unknown == 0 then return unknown, unknown end
-        return unknown, O.call('HMGET', key, unpack(unknown))
+        return unknown
     end
     -- counts as read and as written: most are alike (1 while caps do not bind), so each text is parsed and
     -- each number formatted once per call
     local numbers, texts = {}, {}
-    local function read_flights(list, step)
-        local codes, counts = unknown_of(list, step, flights, K_INFLIGHT)
+    -- codes: not known yet
+    local function read_counts(codes)
+        if #codes == 0 then return end
+        local counts = O.call('HMGET', K_INFLIGHT, unpack(codes))
         for i = 1, #codes do -- (numeric loops here: ipairs costs a C call per entry)
             local code, text, n = codes[i], counts[i], 0
             if text then
@@ -115,10 +126,11 @@ function O.gate()
         end
     end
     local function read(list, step)
-        if counting then read_flights(list, step) end
+        if counting then read_counts(unknown_of(list, step, flights)) end
         if rate then
-            local codes, texts = unknown_of(list, step, bucket_units, K_BUCKETS)
-            for i = 1, #codes do note_bucket(codes[i], texts[i] or nil) end
+            local codes = unknown_of(list, step, bucket_units)
+            local values = #codes > 0 and O.call('HMGET', K_BUCKETS, unpack(codes))
+            for i = 1, #codes do note_bucket(codes[i], values[i] or nil) end
         end
     end
     -- the rule, given the partition's count and units
@@ -168,11 +180,20 @@ function O.gate()
     local function left(counts, codes)
         if not counting then return end
         -- read with them: the queue's count, and the partitions a take after the acks looks at first
-        local reading = { '' }
-        local front = O.take_front or {}
-        for i = 1, #codes do reading[i + 1] = codes[i] end
-        for i = 1, #front do reading[#reading + 1] = front[i] end
-        read_flights(reading, 1)
+        local reading, n = {}, 0
+        if flights[''] == nil then
+            reading[1], n = '', 1
+        end
+        for _, list in ipairs({ codes, O.take_front or {} }) do
+            for i = 1, #list do
+                local code = list[i]
+                if flights[code] == nil then
+                    n = n + 1
+                    reading[n] = code
+                end
+            end
+        end
+        read_counts(reading)
         local total = 0
         for i = 1, #codes do
             local code = codes[i]
@@ -192,7 +213,6 @@ function O.gate()
     -- one HDEL (first: the listpack is shorter for the HSET) and one HSET per hash; a count of 0 and a
     -- full bucket are dropped
     local function save()
-        local at = ':' .. int(O.NOW)
         local function write(key, order, values, buckets)
             local sets, dels, seen = {}, {}, {}
             for i = 1, #order do
@@ -205,7 +225,7 @@ function O.gate()
                     else
                         sets[#sets + 1] = code
                         if buckets then
-                            sets[#sets + 1] = int(value) .. at
+                            sets[#sets + 1] = bucket_value(value)
                         else
                             local text = texts[value]
                             if not text then
@@ -264,7 +284,7 @@ function O.took_from_queue(n)
     if n == 0 then return end
     if l.counting then O.gate().took('', n) end
     if l.qr then
-        O.call('HSET', O.K_META, 'queueBucket', O.int(O.queue_units - n * l.qr.per) .. ':' .. O.int(O.NOW))
+        O.call('HSET', O.K_META, 'queueBucket', O.bucket_value(O.queue_units - n * l.qr.per))
     end
 end
 
