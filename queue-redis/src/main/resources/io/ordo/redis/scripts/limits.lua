@@ -23,6 +23,11 @@ end
 
 function O.limits() return O.meta().limits end
 
+-- The queue's count in `inflight` ('', kept while counting, also at 0), padded with spaces (Lua's tonumber
+-- skips them) past 64 bytes, Redis's hash-max-listpack-value: that makes `inflight` a hash table rather
+-- than a listpack, in which each of the ~75 fields a consume reads or writes was a linear search.
+function O.queue_count_text(n) return O.int(n) .. string.rep(' ', 64) end
+
 O.LIMIT_KINDS = { inflight = true, buckets = true, throttled = true }
 
 -- A bucket as written: a 0 byte, its units (8 bytes, signed) and the millisecond they were counted at (6),
@@ -210,8 +215,8 @@ function O.gate()
         flight_order[#flight_order + 1] = ''
         if qc > 0 and before >= qc and codes[1] then O.touch(codes[1]) end
     end
-    -- one HDEL (first: the listpack is shorter for the HSET) and one HSET per hash; a count of 0 and a
-    -- full bucket are dropped
+    -- one HDEL (first: a listpack is shorter for the HSET) and one HSET per hash; a partition's count of 0
+    -- and a full bucket are dropped
     local function save()
         local function write(key, order, values, buckets)
             local sets, dels, seen = {}, {}, {}
@@ -220,7 +225,10 @@ function O.gate()
                 if not seen[code] then
                     seen[code] = true
                     local value = values[code]
-                    if (buckets and value >= capacity) or (not buckets and value <= 0) then
+                    if code == '' and not buckets then
+                        sets[#sets + 1] = code
+                        sets[#sets + 1] = O.queue_count_text(value)
+                    elseif (buckets and value >= capacity) or (not buckets and value <= 0) then
                         dels[#dels + 1] = code
                     else
                         sets[#sets + 1] = code
@@ -319,11 +327,9 @@ function O.recount_flight()
         args[#args + 1] = code
         args[#args + 1] = O.int(n)
     end
-    if total > 0 then
-        args[#args + 1] = ''
-        args[#args + 1] = O.int(total)
-        O.call('HSET', O.K_INFLIGHT, unpack(args))
-    end
+    args[#args + 1] = ''
+    args[#args + 1] = O.queue_count_text(total)
+    O.call('HSET', O.K_INFLIGHT, unpack(args))
 end
 
 -- The caps or limits changed (configure): counts and buckets start anew and every partition is looked at
