@@ -175,7 +175,7 @@ function O.gate()
             flights[code] = count
             flight_order[#flight_order + 1] = code
         end
-        if rate then
+        if rate and code ~= '' then -- ('': the queue's count; its bucket is `meta`'s queueBucket)
             u = (bucket_units[code] or units(code)) - n * per
             bucket_units[code] = u
             units_order[#units_order + 1] = code
