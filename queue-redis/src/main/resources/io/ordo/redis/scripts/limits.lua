@@ -27,6 +27,8 @@ function O.limits() return O.meta().limits end
 -- skips them) past 64 bytes, Redis's hash-max-listpack-value: that makes `inflight` a hash table rather
 -- than a listpack, in which each of the ~75 fields a consume reads or writes was a linear search.
 function O.queue_count_text(n) return O.int(n) .. string.rep(' ', 64) end
+-- `buckets` likewise: its field '' (no code is empty) holds only spaces, written with every HSET of it.
+function O.buckets_pad() return string.rep(' ', 65) end
 
 O.LIMIT_KINDS = { inflight = true, buckets = true, throttled = true }
 
@@ -246,7 +248,13 @@ function O.gate()
                 end
             end
             if #dels > 0 then O.call('HDEL', key, unpack(dels)) end
-            if #sets > 0 then O.call('HSET', key, unpack(sets)) end
+            if #sets > 0 then
+                if buckets then
+                    sets[#sets + 1] = ''
+                    sets[#sets + 1] = O.buckets_pad()
+                end
+                O.call('HSET', key, unpack(sets))
+            end
         end
         if #flight_order > 0 then write(K_INFLIGHT, flight_order, flights, false) end
         if #units_order > 0 then write(K_BUCKETS, units_order, bucket_units, true) end
