@@ -15,10 +15,12 @@ import io.ordo.redis.RedisTaskStoreFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -26,33 +28,32 @@ import static org.assertj.core.api.Assertions.assertThat;
  * How caps and rate limits lie in Redis (docs/redis-design.md, "Keys"): `inflight` and `buckets` are hash
  * tables, not listpacks, and a bucket written as `units:at` text before buckets were binary still counts.
  */
+@ExtendWith(RedisServerExtension.class)
 public abstract class RedisLimitsLayoutKit {
     private static final ConsumerId WORKER = ConsumerId.of("worker-1");
-    private static final QueueName QUEUE = QueueName.of("limits-layout");
     /** One token a minute, at most two kept: a bucket holds 60,000 units a token. */
     private static final RateLimit ONE_A_MINUTE = RateLimit.of(1, Duration.ofMinutes(1)).withBurst(2);
 
+    private final QueueName queue = QueueName.of("limits-layout-" + UUID.randomUUID());
+    private final KeySchema keys = KeySchema.of(queue);
+    private final VirtualClock clock = new VirtualClock();
     private RedisServer server;
     private RedisTaskStoreFactory factory;
-    private VirtualClock clock;
     private TaskStore store;
-    private final KeySchema keys = KeySchema.of(QUEUE);
 
     /** The backend's store factory. */
     protected abstract RedisTaskStoreFactory createFactory(RedisOptions options);
 
     @BeforeEach
-    void startServer() {
-        server = RedisServer.start();
+    void openStore(RedisServer shared) {
+        server = shared;
         factory = createFactory(RedisOptions.create(server.uri()));
-        clock = new VirtualClock();
-        store = factory.forQueue(QUEUE, clock);
+        store = factory.forQueue(queue, clock);
     }
 
     @AfterEach
-    void stopServer() {
+    void closeStore() {
         factory.close();
-        server.close();
     }
 
     @Test
