@@ -47,7 +47,17 @@ function O.ack(consumer, ids, first, last, reply, before_writes)
                     flights[code][#flights[code] + 1] = m
                     if counting then count_left(code) end
                 elseif counting then
-                    if mark == COUNTED_LEASE then count_left(sub(lease, 8)) else unplaced[#unplaced + 1] = id end
+                    if mark == COUNTED_LEASE then
+                        local code = sub(lease, 8) -- (count_left, without a call per task)
+                        local before = left[code]
+                        if not before then
+                            left_order[#left_order + 1] = code
+                            before = 0
+                        end
+                        left[code] = before + 1
+                    else
+                        unplaced[#unplaced + 1] = id
+                    end
                 end
                 if window > 0 then
                     remembered[#remembered + 1] = O.NOW + window

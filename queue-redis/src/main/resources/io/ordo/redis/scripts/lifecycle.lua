@@ -58,10 +58,15 @@ function O.take(consumer, max, reply)
     -- `ready`
     local limits = m.limits
     local room, gate, counted_head = max, nil, nil
+    -- caps without rate limits: a regular partition's count is kept here, without the gate's took
+    local flights, flight_order, cap_of
     if limits then
         room = O.room(max)
         gate = O.gate()
         if limits.counting then counted_head = O.counted_lease_head() end -- (the lease names the partition)
+        if limits.counting and not limits.pr then
+            flights, flight_order, cap_of = gate.flights, gate.flight_order, gate.cap_of
+        end
     end
 
     local taken = 0
@@ -195,7 +200,16 @@ function O.take(consumer, max, reply)
                     leases[2 * taken] = regular_lease
                 end
                 -- with limits: a partition now at its cap or out of tokens leaves `ready`, keeping its turn
-                local held = gate and gate.took(code, 1, head)
+                local held = false
+                if flights then -- (as gate.took: counted, and held when at its cap)
+                    local count = (flights[code] or gate.flight(code)) + 1
+                    flights[code] = count
+                    flight_order[#flight_order + 1] = code
+                    local cap = cap_of(code)
+                    held = head and cap > 0 and count >= cap
+                elseif gate then
+                    held = gate.took(code, 1, head)
+                end
                 if head and not held then
                     if uniform then
                         score = uniform_base + turn

@@ -3,8 +3,8 @@
 -- one no call reads or writes a key of this file.
 --
 -- `inflight` (hash): per partition code, its tasks in flight, kept while a cap is set; the field '' (no
--- code is empty) holds the queue's. `buckets` (hash): per partition code, its bucket when not full, as
--- "units:at". `throttled` (zset): partitions out of tokens, by when their next token comes; such a
+-- code is empty) holds the queue's. `buckets` (hash): per partition code, its bucket when not full
+-- (O.bucket_value). `throttled` (zset): partitions out of tokens, by when their next token comes; such a
 -- partition is out of `ready` (in `turns`) until then, as a blocked one is. The queue's bucket is the
 -- `queueBucket` field of `meta`. A bucket holds tokens * per units, gains `permits` units a millisecond
 -- and gives `per` a delivery (io.ordo.domain.RateLimit): integers, exact in Lua as in Java.
@@ -23,13 +23,30 @@ end
 
 function O.limits() return O.meta().limits end
 
+-- The queue's count in `inflight` ('', kept while counting, also at 0), padded with spaces (Lua's tonumber
+-- skips them) past 64 bytes, Redis's hash-max-listpack-value: that makes `inflight` a hash table rather
+-- than a listpack, in which each of the ~75 fields a consume reads or writes was a linear search.
+function O.queue_count_text(n) return O.int(n) .. string.rep(' ', 64) end
+-- `buckets` likewise: its field '' (no code is empty) holds only spaces, written with every HSET of it.
+function O.buckets_pad() return string.rep(' ', 65) end
+
 O.LIMIT_KINDS = { inflight = true, buckets = true, throttled = true }
 
--- Units in a bucket "units:at" (nil: full) at now, refilled, at most full.
+-- A bucket as written: a 0 byte, its units (8 bytes, signed) and the millisecond they were counted at (6),
+-- read with one unpack rather than two decimal parses. A bucket written as the text "units:at" (before
+-- 2026-12-02; it starts with a digit) is read as well, and written back in this form.
+function O.bucket_value(units) return struct.pack('>Bi8I6', 0, units, O.NOW) end
+
+-- Units in a bucket (nil: full) at now, refilled, at most full.
 function O.bucket_units(rate, text)
     if not text then return rate.capacity end
-    local colon = string.find(text, ':', 1, true)
-    local units, at = tonumber(string.sub(text, 1, colon - 1)), tonumber(string.sub(text, colon + 1))
+    local units, at
+    if string.byte(text, 1) == 0 then
+        units, at = struct.unpack('>i8I6', text, 2)
+    else
+        local colon = string.find(text, ':', 1, true)
+        units, at = tonumber(string.sub(text, 1, colon - 1)), tonumber(string.sub(text, colon + 1))
+    end
     local elapsed = math.max(0, O.NOW - at)
     local to_fill = math.floor((rate.capacity - units + rate.permits - 1) / rate.permits)
     if elapsed >= to_fill then return rate.capacity end
@@ -65,7 +82,7 @@ function O.gate()
     local rate = l.pr
     local per, capacity = rate and rate.per, rate and rate.capacity
     local ORDERED = O.ORDERED_MARK
-    local byte, floor, int = string.byte, math.floor, O.int
+    local byte, floor, int, bucket_value = string.byte, math.floor, O.int, O.bucket_value
     local K_INFLIGHT, K_BUCKETS = O.K_INFLIGHT, O.K_BUCKETS
     local flights, bucket_units = {}, {}
     local flight_order, units_order = {}, {} -- codes whose value changed (or a full bucket to drop), in order
@@ -88,24 +105,39 @@ function O.gate()
         if u == nil then u = note_bucket(code, O.call('HGET', K_BUCKETS, code)) end
         return u
     end
-    -- the codes (every step-th entry of list) not in known; from them, one HMGET of key
-    local function unknown_of(list, step, known, key)
+    -- the codes (every step-th entry of list) not in known
+    local function unknown_of(list, step, known)
         local unknown = {}
         for i = 1, #list, step do
             if known[list[i]] == nil then unknown[#unknown + 1] = list[i] end
         end
-        if #unknown == 0 then return unknown, unknown end
-        return unknown, O.call('HMGET', key, unpack(unknown))
+        return unknown
     end
-    local function read_flights(list, step)
-        local codes, counts = unknown_of(list, step, flights, K_INFLIGHT)
-        for i, code in ipairs(codes) do flights[code] = tonumber(counts[i]) or 0 end
+    -- counts as read and as written: most are alike (1 while caps do not bind), so each text is parsed and
+    -- each number formatted once per call
+    local numbers, texts = {}, {}
+    -- codes: not known yet
+    local function read_counts(codes)
+        if #codes == 0 then return end
+        local counts = O.call('HMGET', K_INFLIGHT, unpack(codes))
+        for i = 1, #codes do -- (numeric loops here: ipairs costs a C call per entry)
+            local code, text, n = codes[i], counts[i], 0
+            if text then
+                n = numbers[text]
+                if not n then
+                    n = tonumber(text)
+                    numbers[text] = n
+                end
+            end
+            flights[code] = n
+        end
     end
     local function read(list, step)
-        if counting then read_flights(list, step) end
+        if counting then read_counts(unknown_of(list, step, flights)) end
         if rate then
-            local codes, texts = unknown_of(list, step, bucket_units, K_BUCKETS)
-            for i, code in ipairs(codes) do note_bucket(code, texts[i] or nil) end
+            local codes = unknown_of(list, step, bucket_units)
+            local values = #codes > 0 and O.call('HMGET', K_BUCKETS, unpack(codes))
+            for i = 1, #codes do note_bucket(codes[i], values[i] or nil) end
         end
     end
     -- the rule, given the partition's count and units
@@ -145,7 +177,7 @@ function O.gate()
             flights[code] = count
             flight_order[#flight_order + 1] = code
         end
-        if rate then
+        if rate and code ~= '' then -- ('': the queue's count; its bucket is `meta`'s queueBucket)
             u = (bucket_units[code] or units(code)) - n * per
             bucket_units[code] = u
             units_order[#units_order + 1] = code
@@ -155,13 +187,23 @@ function O.gate()
     local function left(counts, codes)
         if not counting then return end
         -- read with them: the queue's count, and the partitions a take after the acks looks at first
-        local reading = { '' }
-        for _, list in ipairs({ codes, O.take_front or {} }) do
-            for _, code in ipairs(list) do reading[#reading + 1] = code end
+        local reading, n = {}, 0
+        if flights[''] == nil then
+            reading[1], n = '', 1
         end
-        read_flights(reading, 1)
+        for _, list in ipairs({ codes, O.take_front or {} }) do
+            for i = 1, #list do
+                local code = list[i]
+                if flights[code] == nil then
+                    n = n + 1
+                    reading[n] = code
+                end
+            end
+        end
+        read_counts(reading)
         local total = 0
-        for _, code in ipairs(codes) do
+        for i = 1, #codes do
+            local code = codes[i]
             local n = counts[code]
             local before = flights[code]
             flights[code] = before - n
@@ -175,31 +217,49 @@ function O.gate()
         flight_order[#flight_order + 1] = ''
         if qc > 0 and before >= qc and codes[1] then O.touch(codes[1]) end
     end
-    -- one HDEL (first: the listpack is shorter for the HSET) and one HSET per hash; a count of 0 and a
-    -- full bucket are dropped
+    -- one HDEL (first: a listpack is shorter for the HSET) and one HSET per hash; a partition's count of 0
+    -- and a full bucket are dropped
     local function save()
-        local at = ':' .. int(O.NOW)
         local function write(key, order, values, buckets)
             local sets, dels, seen = {}, {}, {}
-            for _, code in ipairs(order) do
+            for i = 1, #order do
+                local code = order[i]
                 if not seen[code] then
                     seen[code] = true
                     local value = values[code]
-                    if (buckets and value >= capacity) or (not buckets and value <= 0) then
+                    if code == '' and not buckets then
+                        sets[#sets + 1] = code
+                        sets[#sets + 1] = O.queue_count_text(value)
+                    elseif (buckets and value >= capacity) or (not buckets and value <= 0) then
                         dels[#dels + 1] = code
                     else
                         sets[#sets + 1] = code
-                        sets[#sets + 1] = buckets and int(value) .. at or int(value)
+                        if buckets then
+                            sets[#sets + 1] = bucket_value(value)
+                        else
+                            local text = texts[value]
+                            if not text then
+                                text = int(value)
+                                texts[value] = text
+                            end
+                            sets[#sets + 1] = text
+                        end
                     end
                 end
             end
             if #dels > 0 then O.call('HDEL', key, unpack(dels)) end
-            if #sets > 0 then O.call('HSET', key, unpack(sets)) end
+            if #sets > 0 then
+                if buckets then
+                    sets[#sets + 1] = ''
+                    sets[#sets + 1] = O.buckets_pad()
+                end
+                O.call('HSET', key, unpack(sets))
+            end
         end
         if #flight_order > 0 then write(K_INFLIGHT, flight_order, flights, false) end
         if #units_order > 0 then write(K_BUCKETS, units_order, bucket_units, true) end
     end
-    gate = { cap_of = cap_of, flight = flight, units = units, read = read, holds = holds, allowance = allowance, took = took,
+    gate = { flights = flights, flight_order = flight_order, cap_of = cap_of, flight = flight, units = units, read = read, holds = holds, allowance = allowance, took = took,
         left = left, save = save }
     O.limit_gate = gate
     return gate
@@ -240,7 +300,7 @@ function O.took_from_queue(n)
     if n == 0 then return end
     if l.counting then O.gate().took('', n) end
     if l.qr then
-        O.call('HSET', O.K_META, 'queueBucket', O.int(O.queue_units - n * l.qr.per) .. ':' .. O.int(O.NOW))
+        O.call('HSET', O.K_META, 'queueBucket', O.bucket_value(O.queue_units - n * l.qr.per))
     end
 end
 
@@ -275,11 +335,9 @@ function O.recount_flight()
         args[#args + 1] = code
         args[#args + 1] = O.int(n)
     end
-    if total > 0 then
-        args[#args + 1] = ''
-        args[#args + 1] = O.int(total)
-        O.call('HSET', O.K_INFLIGHT, unpack(args))
-    end
+    args[#args + 1] = ''
+    args[#args + 1] = O.queue_count_text(total)
+    O.call('HSET', O.K_INFLIGHT, unpack(args))
 end
 
 -- The caps or limits changed (configure): counts and buckets start anew and every partition is looked at

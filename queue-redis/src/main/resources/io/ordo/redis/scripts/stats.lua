@@ -30,8 +30,8 @@ if limits then
     end
     if limits.pr then
         local buckets = call('HGETALL', K_BUCKETS)
-        for i = 1, #buckets, 2 do
-            if O.bucket_units(limits.pr, buckets[i + 1]) < limits.pr.per and waits(buckets[i]) then
+        for i = 1, #buckets, 2 do -- ('' holds no bucket: O.buckets_pad)
+            if buckets[i] ~= '' and O.bucket_units(limits.pr, buckets[i + 1]) < limits.pr.per and waits(buckets[i]) then
                 throttled = throttled + 1
             end
         end
