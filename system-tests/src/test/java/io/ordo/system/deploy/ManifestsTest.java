@@ -125,6 +125,6 @@ class ManifestsTest {
             }
         }
         assertThat(alerts).containsExactlyInAnyOrder("OrdoLagHigh", "OrdoLagCritical", "OrdoOldestTaskNotMoving",
-                "OrdoDeadLettersGrowing", "OrdoNoLiveConsumers");
+                "OrdoDeadLettersGrowing", "OrdoScheduleSlotsMissed", "OrdoNoLiveConsumers");
     }
 }
