@@ -32,7 +32,10 @@ class ChunkCostMeasurement {
     private static final int ITEMS = Integer.getInteger("ordo.measure.items", 1_000_000);
     private static final int PARTITIONS = 1_000;
     private static final ConsumerId WORKER = ConsumerId.of("measure");
-    private static final int CONTROL_CALLS = 40_000;
+    /** As many calls as the operations below make together at a million items. */
+    private static final int CONTROL_CALLS = Integer.getInteger("ordo.measure.control.calls", 150_000);
+    /** Loop rounds of the fixed-work script: about 1.3 ms on this machine, the operations' mean. */
+    private static final int CONTROL_ROUNDS = Integer.getInteger("ordo.measure.control.rounds", 70_000);
 
     @Test
     void promotion_redrive_and_purge_at_a_million_items() {
@@ -87,9 +90,10 @@ class ChunkCostMeasurement {
     }
 
     /**
-     * The machine's own share of the long calls: a script that does a fixed amount of work (about 2 ms), called as often
-     * as reclaim is at a million tasks. Its calls over 5 and 10 ms are stalls of the machine (a virtual one
-     * here), not of Ordo's scripts; an operation's figures are read against these.
+     * The machine's own share of the long calls: a script that does a fixed amount of work, as long as the
+     * operations' mean call (about 1.3 ms), called as often as they are together at a million items. Its calls
+     * over 5 and 10 ms are stalls of the machine (a virtual one here), not of Ordo's scripts; an operation's
+     * figures are read against these.
      */
     @Test
     void a_script_of_fixed_work_for_comparison() {
@@ -97,18 +101,18 @@ class ChunkCostMeasurement {
             server.command("CONFIG", "SET", "slowlog-max-len", "100000");
             server.command("FUNCTION", "LOAD", """
                     #!lua name=control
-                    redis.register_function('control_spin', function()
+                    redis.register_function('control_spin', function(keys, args)
                         local x = 0
-                        for i = 1, 106000 do x = (x + i) % 7919 end
+                        for i = 1, tonumber(args[1]) do x = (x + i) % 7919 end
                         return x
                     end)
                     """);
             startLog(server);
-            List<List<String>> calls = java.util.Collections.nCopies(1_000, List.of("FCALL", "control_spin", "0"));
+            List<List<String>> calls = java.util.Collections.nCopies(1_000, List.of("FCALL", "control_spin", "0", String.valueOf(CONTROL_ROUNDS)));
             for (int i = 0; i < CONTROL_CALLS / 1_000; i++) {
                 server.commandsOnOneConnection(calls);
             }
-            report(server, "a script of fixed work", "spin");
+            report(server, "a script of fixed work (" + CONTROL_ROUNDS + " rounds)", "spin");
         }
     }
 
