@@ -38,6 +38,11 @@ public final class HeadlessChromium {
     /** The run's browser, started on first use and quit when the JVM ends. */
     public static synchronized WebDriver driver() {
         if (shared == null) {
+            // the fast tier runs where chromium may not be installed (scripts/test --fast installs none)
+            if ("fast".equals(System.getProperty("ordo.test.tier"))) {
+                throw new IllegalStateException("a browser test ran in the fast tier: tag its class @Tag(\"full\")"
+                        + " (docs/testing.md, \"Test tiers\")");
+            }
             if (!Files.isExecutable(BROWSER) || !Files.isExecutable(DRIVER)) {
                 throw new IllegalStateException("the dashboard's browser tests need " + BROWSER + " and " + DRIVER
                         + ": install Debian's chromium and chromium-driver (scripts/test does: apt-get install -y chromium chromium-driver)");

@@ -12,6 +12,7 @@ import io.ordo.ports.TaskStoreFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.ContextHandler;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
@@ -30,6 +31,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The dashboard mounted under a path in a service's own Jetty: its page, links, files and API calls all stay under that path. */
+@Tag("full")
 class MountedDashboardBrowserTest {
     private static final String TOKEN = "mounted-token-0123456789abcdef";
 
