@@ -185,8 +185,11 @@ class LibraryUseTest {
     /** Runs the command in the directory, its stdout and stderr together; a run past the timeout is killed. */
     private static Run run(Path directory, int timeoutSeconds, String... command) throws Exception {
         Path log = Files.createTempFile(directory, "run-", ".log");
-        Process process = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true)
-                .redirectOutput(log.toFile()).start();
+        ProcessBuilder builder = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true)
+                .redirectOutput(log.toFile());
+        // the generated project's Maven, like this build's (.mvn/jvm.config): a short-lived JVM, quick compiler only
+        builder.environment().put("MAVEN_OPTS", "-XX:TieredStopAtLevel=1");
+        Process process = builder.start();
         try {
             if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
                 process.descendants().forEach(ProcessHandle::destroyForcibly);
