@@ -12,6 +12,8 @@ import io.ordo.redis.testing.RedisServer;
 import io.ordo.systemtest.RedisClient;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,9 +32,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * while one of them at a time is SIGKILLed at random and restarted. The server's clock decides the slots.
  * Every slot's task is published once (the queue's own count says so, not only the ids seen) and done,
  * and the misfire policy (catch up) makes up the slots that fell due while the firers were down
- * (docs/semantics.md, "Schedules"; docs/reliability.md).
+ * (docs/semantics.md, "Schedules"; docs/reliability.md). It mostly waits for its minute of slots, so it runs
+ * beside the module's other classes, which run one after another (junit-platform.properties).
  */
 @Tag("full")
+@Execution(ExecutionMode.CONCURRENT)
 class ScheduleChaosTest {
     private static final int SLOTS = 60;
     private static final Duration HEARTBEAT_TTL = Duration.ofSeconds(3); // the reaper, which fires, ticks each second
