@@ -82,8 +82,8 @@ end
 --     into `throttled` until its next token, and that time is a timer)
 --   allowance(code, want): how many of want tasks an ordered partition may give now (its tokens), 0 when held
 --   took(code, n, look): n tasks of it were taken; with look, whether it is held now (as holds)
---   left(codes): a task of each partition named left its consumer (a partition named as often as tasks of
---     it left); a partition or a queue that was at its cap may deliver again: looked at at the call's end
+--   left(codes, n): a task of each partition named (codes[1..n]) left its consumer (a partition named as
+--     often as tasks of it left); a partition or a queue that was at its cap may deliver again: looked at at the call's end
 --     (that also wakes a waiting consumer); below its cap nothing is looked at
 -- A regular partition in `ready` always has a free slot and a token (refresh puts it there only then, and
 -- only a take lowers either, which looks at it again), so the take checks it only after taking.
@@ -96,6 +96,10 @@ local ORDERED, byte, floor, bucket_value, units_of, K_INFLIGHT, K_BUCKETS -- (in
 local flights, bucket_units -- per code: the count, the units
 local flight_order, units_order -- codes whose value changed (or a full bucket to drop), in order
 local numbers, units_of_text -- a count by its text; a bucket's units by its text (those served in one call are alike)
+-- The lists of arguments of the gate's commands, kept with the library and filled anew by each command with
+-- a count of its own (what lies past it is stale): a list built per call grows through a rehash at every
+-- doubling.
+local reading, sets, dels = {}, {}, {}
 local function note_bucket(code, text)
     local u
     if text then
@@ -124,23 +128,23 @@ local function units(code)
     if u == nil then u = note_bucket(code, O.call('HGET', K_BUCKETS, code)) end
     return u
 end
--- the codes (every step-th entry of list) not in known, or nil when it knows them all (the usual case:
--- an ack's read has read the take's front)
-local function unknown_of(list, step, known)
-    local unknown
+-- the codes (every step-th entry of list) not in known, into reading; how many (while counting, usually
+-- none: an ack's read has read the take's front)
+local function collect_unknown(list, step, known)
+    local n = 0
     for i = 1, #list, step do
         local code = list[i]
         if known[code] == nil then
-            if unknown then unknown[#unknown + 1] = code else unknown = { code } end
+            n = n + 1
+            reading[n] = code
         end
     end
-    return unknown
+    return n
 end
 -- codes: not known yet (counts as read are mostly alike, 1 while caps do not bind: each text is parsed once)
-local function read_counts(codes)
-    if not codes then return end
-    local counts = O.call('HMGET', K_INFLIGHT, unpack(codes))
-    for i = 1, #codes do -- (numeric loops here: ipairs costs a C call per entry)
+local function read_counts(codes, n)
+    local counts = O.call('HMGET', K_INFLIGHT, unpack(codes, 1, n))
+    for i = 1, n do -- (numeric loops here: ipairs costs a C call per entry)
         local code, text, n = codes[i], counts[i], 0
         if text then
             n = numbers[text]
@@ -153,12 +157,15 @@ local function read_counts(codes)
     end
 end
 local function read(list, step)
-    if counting then read_counts(unknown_of(list, step, flights)) end
+    if counting then
+        local n = collect_unknown(list, step, flights)
+        if n > 0 then read_counts(reading, n) end
+    end
     if rate then
-        local codes = unknown_of(list, step, bucket_units)
-        if codes then
-            local values = O.call('HMGET', K_BUCKETS, unpack(codes))
-            for i = 1, #codes do note_bucket(codes[i], values[i] or nil) end
+        local n = collect_unknown(list, step, bucket_units)
+        if n > 0 then
+            local values = O.call('HMGET', K_BUCKETS, unpack(reading, 1, n))
+            for i = 1, n do note_bucket(reading[i], values[i] or nil) end
         end
     end
 end
@@ -210,15 +217,16 @@ local function took(code, n, look)
     end
     return look and over(code, count, u)
 end
-local function left(codes)
+local function left(codes, n_codes)
     if not counting then return end
     -- read with them: the queue's count, and the partitions a take after the acks looks at first (each
-    -- code to read is in flights as false until read, so a code named twice is read once)
-    local reading, n = {}, 0
+    -- code named is in flights as false until read, so a code named twice is read once; the front's codes
+    -- are unlike each other)
+    local n = 0
     if flights[''] == nil then
         reading[1], n = '', 1
     end
-    for i = 1, #codes do
+    for i = 1, n_codes do
         local code = codes[i]
         if flights[code] == nil then
             flights[code] = false
@@ -231,15 +239,14 @@ local function left(codes)
         for i = 1, #front do
             local code = front[i]
             if flights[code] == nil then
-                flights[code] = false
                 n = n + 1
                 reading[n] = code
             end
         end
     end
-    if n > 0 then read_counts(reading) end
+    if n > 0 then read_counts(reading, n) end
     local order = #flight_order
-    for i = 1, #codes do
+    for i = 1, n_codes do
         local code = codes[i]
         local before = flights[code]
         flights[code] = before - 1
@@ -249,7 +256,7 @@ local function left(codes)
         if cap > 0 and before >= cap and cap_of(code) > 0 then O.touch(code) end
     end
     local before = flights['']
-    flights[''] = before - #codes
+    flights[''] = before - n_codes
     flight_order[#flight_order + 1] = ''
     if qc > 0 and before >= qc and codes[1] then O.touch(codes[1]) end
 end
@@ -259,7 +266,7 @@ end
 -- call), so each is formatted once.
 local function save()
     local function write(key, order, values, buckets)
-        local sets, dels, n_sets, n_dels = {}, {}, 0, 0
+        local n_sets, n_dels = 0, 0
         local formatted = {}
         for i = 1, #order do
             local code = order[i]
@@ -321,7 +328,7 @@ end
 
 -- A task of the partition left its consumer (reject, fail, release, reclaim).
 function O.flight_out(code)
-    O.gate().left({ code })
+    O.gate().left({ code }, 1)
 end
 
 -- How many tasks this consume may take: max, cut to the queue's free slots and tokens. When the queue's
