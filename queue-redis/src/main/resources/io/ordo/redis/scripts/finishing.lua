@@ -5,6 +5,10 @@
 -- before_writes, when given, runs after the leases are read and before the first write (ack_consume
 -- checks there what its take will touch: see O.verify).
 O.ACK_CHUNK = 1000 -- ids per command: unpack has a limit, and a command stays short
+-- The partitions of the tasks an ack takes back while a cap is set (one per task), kept with the library and
+-- filled anew by each ack, with a count of its own: a list built per call grows through a rehash at every
+-- doubling.
+local acked_codes = {}
 function O.ack(consumer, ids, first, last, reply, before_writes)
     local rcall = redis.call
     local window = O.meta().dedup_window -- (read first: `meta` needs no probe)
@@ -15,16 +19,10 @@ function O.ack(consumer, ids, first, last, reply, before_writes)
     local limits = O.limits()
     local counting = limits and limits.counting
     local done, remembered, seen = {}, {}, {}
-    -- with a cap: the tasks acked per partition, from the leases; those whose lease has no code (taken
-    -- before the cap was set) from their records, read before they go
-    local left, left_order, unplaced, count_left
-    if counting then
-        left, left_order, unplaced = {}, {}, {}
-        count_left = function(code)
-            if not left[code] then left_order[#left_order + 1] = code end
-            left[code] = (left[code] or 0) + 1
-        end
-    end
+    -- with a cap: the partition of each task acked, from its lease; of those whose lease has no code
+    -- (taken before the cap was set) from their records, read before they go
+    local left, n_left, unplaced = acked_codes, 0, nil
+    if counting then unplaced = {} end
     local sub = string.sub
     local flights, codes = {}, {} -- ordered partitions: code -> members to take out of its in-flight set
     local n = #reply
@@ -45,16 +43,14 @@ function O.ack(consumer, ids, first, last, reply, before_writes)
                         codes[#codes + 1] = code
                     end
                     flights[code][#flights[code] + 1] = m
-                    if counting then count_left(code) end
+                    if counting then
+                        n_left = n_left + 1
+                        left[n_left] = code
+                    end
                 elseif counting then
                     if mark == COUNTED_LEASE then
-                        local code = sub(lease, 8) -- (count_left, without a call per task)
-                        local before = left[code]
-                        if not before then
-                            left_order[#left_order + 1] = code
-                            before = 0
-                        end
-                        left[code] = before + 1
+                        n_left = n_left + 1
+                        left[n_left] = sub(lease, 8)
                     else
                         unplaced[#unplaced + 1] = id
                     end
@@ -74,7 +70,10 @@ function O.ack(consumer, ids, first, last, reply, before_writes)
         for from = 1, #unplaced, O.ACK_CHUNK do
             local to = math.min(from + O.ACK_CHUNK - 1, #unplaced)
             local records = O.call('HMGET', O.K_TASKS, unpack(unplaced, from, to))
-            for _, s in ipairs(records) do count_left(O.decode(s).code) end
+            for _, s in ipairs(records) do
+                n_left = n_left + 1
+                left[n_left] = O.decode(s).code
+            end
         end
     end
     if before_writes then before_writes() end
@@ -95,7 +94,7 @@ function O.ack(consumer, ids, first, last, reply, before_writes)
     for from = 1, #remembered, 2 * O.ACK_CHUNK do
         O.call('ZADD', O.K_ACKED, unpack(remembered, from, math.min(from + 2 * O.ACK_CHUNK - 1, #remembered)))
     end
-    if counting and #left_order > 0 then O.gate().left(left, left_order) end
+    if n_left > 0 then O.gate().left(left, n_left) end
     if #done > 0 then O.count('ackedTotal', #done) end
 end
 local ack = O.ack

@@ -113,12 +113,13 @@ end
 
 -- Every fixed key of the queue, but those in `skip` (kind -> true): kinds the function never touches, or
 -- reads before its first write (a read fails on a key of the wrong type as a probe does). The keys of caps
--- and rate limits only while the queue has one (no call touches them otherwise).
+-- and rate limits only while the queue has the limit that uses them (no call touches them otherwise).
 function O.verify_fixed(skip)
     local set = O.key_sets[O.K_META]
-    local limited = O.limits() ~= nil
+    local limits = O.limits()
     for i, kind in ipairs(O.KINDS) do
-        if not (skip and skip[kind]) and (limited or not O.LIMIT_KINDS[kind]) then
+        local used_by = O.LIMIT_KINDS[kind]
+        if not (skip and skip[kind]) and (not used_by or limits and limits[used_by]) then
             O.verify(set[i], O.KIND_TYPES[kind])
         end
     end

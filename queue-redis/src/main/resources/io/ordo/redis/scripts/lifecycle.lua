@@ -58,14 +58,21 @@ function O.take(consumer, max, reply)
     -- `ready`
     local limits = m.limits
     local room, gate, counted_head = max, nil, nil
-    -- caps without rate limits: a regular partition's count is kept here, without the gate's took
-    local flights, flight_order, cap_of
+    -- a regular partition's count and bucket are kept here as the gate's took keeps them, without a call
+    -- to it per task (a regular partition's cap: its override, else the partition cap, as the gate's cap_of)
+    local flights, flight_order, overrides, partition_cap, flight
+    local bucket_units, units_order, per, units
     if limits then
         room = O.room(max)
         gate = O.gate()
-        if limits.counting then counted_head = O.counted_lease_head() end -- (the lease names the partition)
-        if limits.counting and not limits.pr then
-            flights, flight_order, cap_of = gate.flights, gate.flight_order, gate.cap_of
+        if limits.counting then
+            counted_head = O.counted_lease_head() -- (the lease names the partition)
+            flights, flight_order, flight = gate.flights, gate.flight_order, gate.flight
+            overrides, partition_cap = limits.ov, limits.pc
+        end
+        if limits.pr then
+            bucket_units, units_order, units = gate.bucket_units, gate.units_order, gate.units
+            per = limits.pr.per
         end
     end
 
@@ -202,13 +209,20 @@ function O.take(consumer, max, reply)
                 -- with limits: a partition now at its cap or out of tokens leaves `ready`, keeping its turn
                 local held = false
                 if flights then -- (as gate.took: counted, and held when at its cap)
-                    local count = (flights[code] or gate.flight(code)) + 1
+                    local count = (flights[code] or flight(code)) + 1
                     flights[code] = count
                     flight_order[#flight_order + 1] = code
-                    local cap = cap_of(code)
+                    local cap = overrides[code] or partition_cap
                     held = head and cap > 0 and count >= cap
-                elseif gate then
-                    held = gate.took(code, 1, head)
+                end
+                if bucket_units then -- (and its tokens: held, and throttled, when out of them)
+                    local u = (bucket_units[code] or units(code)) - per
+                    bucket_units[code] = u
+                    units_order[#units_order + 1] = code
+                    if head and not held and u < per then
+                        gate.throttle(code, u)
+                        held = true
+                    end
                 end
                 if head and not held then
                     if uniform then
