@@ -122,7 +122,7 @@ elseif s.processing_timeout > 0 then
     end
     local resume_key = resume_at ~= '' and java_order_key(resume_at)
     budget = O.TIMEOUT_CHUNK
-    local looked, overdue = 0, {}
+    local looked, pages, overdue = 0, 0, {}
     local stopped_at -- the cursor the next call begins with, when this one stops early
     for _, consumer in ipairs(live) do
         local key = java_order_key(consumer)
@@ -130,11 +130,14 @@ elseif s.processing_timeout > 0 then
             local scan = (consumer == resume_at) and resume_scan or '0'
             O.verify_consumer(consumer)
             repeat
-                if looked >= O.TIMEOUT_SCAN or #overdue >= budget or O.spent(began, O.CHUNK_MICROS) then
+                -- (at least one page a call: a server slow enough to spend the budget before the first
+                -- page would otherwise never get further)
+                if looked >= O.TIMEOUT_SCAN or #overdue >= budget or (pages > 0 and O.spent(began, O.CHUNK_MICROS)) then
                     stopped_at = consumer .. '\0' .. scan
                     break
                 end
                 local page = call('HSCAN', holding_key(consumer), scan, 'COUNT', O.TIMEOUT_SCAN_PAGE)
+                pages = pages + 1
                 local found = {}
                 for i = 1, #page[2], 2 do
                     if O.lease_time(page[2][i + 1]) + s.processing_timeout <= NOW then
