@@ -93,6 +93,8 @@ function O.part_insert(code, m, was_parked)
     elseif O.call('ZADD', O.rest_key(code), '0', m) == 1 then
         O.count('rest', 1) -- members in all sorted sets: while 0, no call looks at them
         if not was_parked then O.park(code, 1) end
+        -- behind the list's live front (the list holds `last`), the head is unchanged
+        if O.counter('stale') == 0 and O.member_before(O.list_front(code)[1], m) then return true end
     elseif was_parked then
         O.park(code, -1)
     end
@@ -136,18 +138,22 @@ function O.part_head(code, with_record)
     return known[1], known[2], known[3]
 end
 
+-- The list's first two members (false: none): after taking the first, the next head is known without a call.
+function O.list_front(code)
+    local front = O.fronts[code]
+    if not front then
+        local first_two = O.call('LRANGE', O.run_key(code), '0', '1')
+        front = { first_two[1] or false, first_two[2] or false }
+        O.fronts[code] = front
+    end
+    return front
+end
+
 function O.find_head(code)
     local run, rest = O.run_key(code), O.rest_key(code)
     local b = O.counter('rest') > 0 and O.call('ZRANGE', rest, '0', '0')[1]
     while true do
-        -- the list's first two members: after taking the first, the next head is known without a call
-        local front = O.fronts[code]
-        if not front then
-            local first_two = O.call('LRANGE', run, '0', '1')
-            front = { first_two[1] or false, first_two[2] or false }
-            O.fronts[code] = front
-        end
-        local a = front[1]
+        local a = O.list_front(code)[1]
         if a and (not b or O.member_before(a, b)) then
             if O.counter('stale') == 0 then return { a, false, true } end
             local r = O.live(a)
@@ -199,6 +205,11 @@ function O.touch(code)
     end
 end
 local touch = O.touch
+
+-- Whether the partition exists (ZRANK: ZSCORE's reply is a double, formatted and parsed again).
+function O.partition_exists(code)
+    return O.call('ZRANK', O.K_READY, code) ~= false or O.call('HEXISTS', O.K_TURNS, code) == 1
+end
 
 -- The partition's turn, or nil when it does not exist; and whether it is in `ready`.
 function O.turn_of(code)
@@ -418,7 +429,7 @@ function O.put_waiting(id, r)
     O.save(id, r)
     local code = r.code
     local ordered = O.is_ordered(code)
-    if not O.turn_of(code) then O.create_partition(code) end
+    if not O.partition_exists(code) then O.create_partition(code) end
     O.count('waiting', 1)
     O.readyat_add(r.ready)
     if r.ready > O.NOW then
@@ -449,8 +460,9 @@ end
 local leave_waiting = O.leave_waiting
 
 -- An in-flight task leaves the consumer's hands (its record is rewritten by the caller).
-function O.leave_flight(id, r, m)
-    O.call('HDEL', O.holding_key(r.holder), id)
+-- lease_kept: the caller deletes the lease itself (one HDEL for many).
+function O.leave_flight(id, r, m, lease_kept)
+    if not lease_kept then O.call('HDEL', O.holding_key(r.holder), id) end
     if O.limits() then O.flight_out(r.code) end
     if O.is_ordered(r.code) then O.call('ZREM', O.flight_key(r.code), m or O.member(r, id)) end
 end

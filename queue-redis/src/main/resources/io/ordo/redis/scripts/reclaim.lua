@@ -78,21 +78,22 @@ for _, c in ipairs(reclaiming) do
     local consumer, held = c.consumer, c.held
     table.sort(held, function(a, b) return a.r.seq < b.r.seq end)
     local ordered = {}
-    local taken_back = 0
+    local taken_back = {}
     local reason = 'consumer ' .. consumer .. ' stopped heartbeating' -- the same text as Reasons.holderStoppedHeartbeating
     for i, h in ipairs(held) do
-        leave_flight(h.id, h.r)
+        leave_flight(h.id, h.r, nil, true)
         if is_ordered(h.r.code) then ordered[#ordered + 1] = h.r.code end
         take_back_crashed(h.id, h.r, reason, O.HOLDER_STOPPED_HEARTBEATING)
-        taken_back = i
+        taken_back[i] = h.id
         if i % 8 == 0 and O.spent(applying, O.CHUNK_MICROS) then
             out_of_time = true
             break
         end
     end
+    if #taken_back > 0 then call('HDEL', holding_key(consumer), unpack(taken_back)) end
     -- a lock goes once the consumer holds nothing more of its partition (it may, between chunks)
     for _, code in ipairs(ordered) do release_lock_if_done(consumer, code) end
-    if c.whole and taken_back == #held then
+    if c.whole and #taken_back == #held then
         call('ZREM', K_CONSUMERS, consumer)
         call('HDEL', K_HEARTBEATS, consumer)
         done[#done + 1] = consumer
