@@ -3,6 +3,7 @@ package io.ordo.lettuce;
 import io.ordo.domain.Lease;
 import io.ordo.domain.QueueName;
 import io.ordo.domain.QueueSettings;
+import io.ordo.ports.ReclaimReport;
 import io.ordo.ports.TaskStore;
 import io.ordo.ports.VirtualClock;
 import io.ordo.redis.RedisOptions;
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Function;
 
 import static io.ordo.lettuce.ChunkCostMeasurement.WORKER;
 
@@ -57,27 +59,29 @@ class ChunkInstructionMeasurement {
 
     @Test
     void reclaim_of_a_dead_consumer() throws Exception {
-        measure((callgrind, store, clock) -> {
-            ChunkCostMeasurement.publish(store, ITEMS, Duration.ZERO);
-            ChunkCostMeasurement.holdEverything(store);
-            clock.advance(Duration.ofMinutes(5));
-            countFromHere(callgrind);
-            var report = store.reclaim();
-            report(callgrind, "reclaim of a dead consumer holding " + report.returned() + " tasks");
-        });
+        measureReclaim(null, Duration.ofMinutes(5),
+                report -> "reclaim of a dead consumer holding " + report.returned() + " tasks");
     }
 
     @Test
     void reclaim_timing_out_a_live_consumers_tasks() throws Exception {
+        measureReclaim(QueueSettings.builder().processingTimeout(Duration.ofSeconds(10))
+                        .heartbeatTtl(Duration.ofHours(1)).maxAttempts(10).build(), Duration.ofSeconds(11),
+                report -> "reclaim timing out " + report.timedOut() + " tasks of a live consumer");
+    }
+
+    /** One consumer takes every task; once {@code later} has passed, reclaim takes them back (settings: null for the defaults). */
+    private static void measureReclaim(QueueSettings settings, Duration later, Function<ReclaimReport, String> label)
+            throws Exception {
         measure((callgrind, store, clock) -> {
-            store.configure(QueueSettings.builder().processingTimeout(Duration.ofSeconds(10))
-                    .heartbeatTtl(Duration.ofHours(1)).maxAttempts(10).build());
+            if (settings != null) {
+                store.configure(settings);
+            }
             ChunkCostMeasurement.publish(store, ITEMS, Duration.ZERO);
             ChunkCostMeasurement.holdEverything(store);
-            clock.advance(Duration.ofSeconds(11));
+            clock.advance(later);
             countFromHere(callgrind);
-            var report = store.reclaim();
-            report(callgrind, "reclaim timing out " + report.timedOut() + " tasks of a live consumer");
+            report(callgrind, label.apply(store.reclaim()));
         });
     }
 
