@@ -94,7 +94,10 @@ function O.part_insert(code, m, was_parked)
         O.count('rest', 1) -- members in all sorted sets: while 0, no call looks at them
         if not was_parked then O.park(code, 1) end
         -- behind the list's live front (the list holds `last`), the head is unchanged
-        if O.counter('stale') == 0 and O.member_before(O.list_front(code)[1], m) then return true end
+        if O.counter('stale') == 0 then
+            local front = O.list_front(code)[1]
+            if front and O.member_before(front, m) then return true end
+        end
     elseif was_parked then
         O.park(code, -1)
     end
