@@ -31,7 +31,7 @@ import java.util.List;
 class ChunkCostMeasurement {
     private static final int ITEMS = Integer.getInteger("ordo.measure.items", 1_000_000);
     private static final int PARTITIONS = 1_000;
-    private static final ConsumerId WORKER = ConsumerId.of("measure");
+    static final ConsumerId WORKER = ConsumerId.of("measure");
     /** As many calls as the operations below make together at a million items. */
     private static final int CONTROL_CALLS = Integer.getInteger("ordo.measure.control.calls", 150_000);
     /** Loop rounds of the fixed-work script: about 1.3 ms on this machine, the operations' mean. */
@@ -40,7 +40,7 @@ class ChunkCostMeasurement {
     @Test
     void promotion_redrive_and_purge_at_a_million_items() {
         measure((server, store, clock) -> {
-            publish(store, Duration.ofSeconds(1));
+            publish(store, ITEMS, Duration.ofSeconds(1));
             clock.advance(Duration.ofSeconds(1));
             startLog(server);
             List<Lease> first = store.consume(WORKER, 100, Duration.ZERO);
@@ -62,7 +62,7 @@ class ChunkCostMeasurement {
     @Test
     void reclaim_of_a_dead_consumer_holding_a_million_tasks() {
         measure((server, store, clock) -> {
-            publish(store, Duration.ZERO);
+            publish(store, ITEMS, Duration.ZERO);
             holdEverything(store);
             clock.advance(Duration.ofMinutes(5));
             startLog(server);
@@ -76,7 +76,7 @@ class ChunkCostMeasurement {
         measure((server, store, clock) -> {
             store.configure(QueueSettings.builder().processingTimeout(Duration.ofSeconds(10))
                     .heartbeatTtl(Duration.ofHours(1)).maxAttempts(10).build());
-            publish(store, Duration.ZERO);
+            publish(store, ITEMS, Duration.ZERO);
             holdEverything(store);
             // first none overdue, then all
             startLog(server);
@@ -132,7 +132,7 @@ class ChunkCostMeasurement {
     }
 
     /** Every task consumed and failed until all are dead letters. */
-    private static void failEverything(TaskStore store) {
+    static void failEverything(TaskStore store) {
         List<Lease> taken;
         while (!(taken = store.consume(WORKER, TaskStore.MAX_CONSUME, Duration.ZERO)).isEmpty()) {
             store.fail(WORKER, taken.stream().map(Lease::id).toList(), "measured");
@@ -140,18 +140,19 @@ class ChunkCostMeasurement {
     }
 
     /** One consumer holds every task. */
-    private static void holdEverything(TaskStore store) {
+    static void holdEverything(TaskStore store) {
         while (!store.consume(WORKER, TaskStore.MAX_CONSUME, Duration.ZERO).isEmpty()) {
             // taking on
         }
     }
 
-    private static void publish(TaskStore store, Duration delay) {
+    /** {@code items} tasks with 16-byte payloads over the partitions and three priorities. */
+    static void publish(TaskStore store, int items, Duration delay) {
         List<NewTask> batch = new ArrayList<>(10_000);
-        for (int i = 0; i < ITEMS; i++) {
+        for (int i = 0; i < items; i++) {
             batch.add(NewTask.builder(Partition.of("p-" + (i % PARTITIONS)), new byte[16]).id(TaskId.of("t" + i))
                     .priority(i % 3).delay(delay).build());
-            if (batch.size() == 10_000 || i == ITEMS - 1) {
+            if (batch.size() == 10_000 || i == items - 1) {
                 store.publish(batch);
                 batch.clear();
             }

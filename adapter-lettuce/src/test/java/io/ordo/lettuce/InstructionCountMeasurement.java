@@ -6,15 +6,8 @@ import io.ordo.domain.RateLimit;
 import io.ordo.ports.TaskStore;
 import io.ordo.redis.RedisOptions;
 import io.ordo.redis.RedisTaskStoreFactory;
-import io.ordo.redis.testing.RedisServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
-
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.util.stream.Stream;
 
 /**
  * Instructions the server spends per drained task, counted by valgrind's callgrind: unlike {@code INFO cpu}
@@ -53,51 +46,19 @@ class InstructionCountMeasurement {
 
     @Test
     void instructions_per_drained_task() throws Exception {
-        Path out = Files.createTempDirectory("ordo-callgrind");
-        Path launcher = out.resolve("redis-server-under-callgrind");
-        Files.writeString(launcher, "#!/bin/sh\nexec valgrind --tool=callgrind --callgrind-out-file=" + out
-                + "/callgrind.out.%p redis-server \"$@\"\n");
-        Files.setPosixFilePermissions(launcher, PosixFilePermissions.fromString("rwxr-xr-x"));
-        System.setProperty("ordo.redis.server", launcher.toString());
-        try (RedisServer server = RedisServer.start();
-             RedisTaskStoreFactory factory = LettuceTaskStores.factory(RedisOptions.create(server.uri()))) {
+        try (Callgrind callgrind = Callgrind.start();
+             RedisTaskStoreFactory factory = LettuceTaskStores.factory(RedisOptions.create(callgrind.server().uri()))) {
             TaskStore store = factory.forQueue(QueueName.of("measure"));
             if (!LIMITS.equals("none")) {
                 store.configure(limitsThatNeverBind());
             }
             MeasuredQueue.fill(store, TASKS, 100);
-            control(server, "-z");
+            callgrind.zero();
             MeasuredQueue.drainAckingOnConsume(store, TASKS, BATCH);
-            control(server, "-d");
+            long instructions = callgrind.instructions();
             System.out.printf("%,d tasks over %,d %s partitions, %d per call%s: %,d instructions per drained task%n",
                     TASKS, MeasuredQueue.PARTITIONS, MeasuredQueue.kind(), BATCH,
-                    LIMITS.equals("none") ? "" : ", limits set: " + LIMITS, instructions(out, server.pid()) / TASKS);
-        } finally {
-            System.clearProperty("ordo.redis.server");
-        }
-    }
-
-
-    private static void control(RedisServer server, String action) throws IOException, InterruptedException {
-        Process control = new ProcessBuilder("callgrind_control", action, Long.toString(server.pid()))
-                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        if (control.waitFor() != 0) {
-            throw new IllegalStateException("callgrind_control " + action + " failed: is valgrind installed?");
-        }
-    }
-
-    /** The instruction total of the newest dump (callgrind writes one file per dump: {@code .<pid>.<n>}). */
-    private static long instructions(Path out, long pid) throws IOException {
-        Path newest;
-        try (Stream<Path> dumps = Files.list(out)) {
-            newest = dumps.filter(file -> file.getFileName().toString().startsWith("callgrind.out." + pid + "."))
-                    .max(java.util.Comparator.comparing(file -> file.getFileName().toString()))
-                    .orElseThrow(() -> new IllegalStateException("no callgrind dump in " + out));
-        }
-        try (Stream<String> lines = Files.lines(newest)) {
-            return lines.filter(line -> line.startsWith("summary:") || line.startsWith("totals:"))
-                    .map(line -> Long.parseLong(line.substring(line.indexOf(':') + 1).trim().split("\\s+")[0]))
-                    .findFirst().orElseThrow(() -> new IllegalStateException("no totals in " + newest));
+                    LIMITS.equals("none") ? "" : ", limits set: " + LIMITS, instructions / TASKS);
         }
     }
 }

@@ -170,9 +170,9 @@ O.TIMEOUT_SCAN = 2000 -- the live leases a reclaim call looks at for the process
 -- being shrunk, the server visits up to ten empty buckets of each table per lease asked for.
 O.TIMEOUT_SCAN_PAGE = 50
 
--- Back into the partition with attempts reset, due now; priority, seq and last error kept.
-function O.redrive(id)
-    local r = O.load(id)
+-- A dead letter (r: its record as loaded) back into its partition with attempts reset, due now; priority,
+-- seq and last error kept.
+function O.redrive(id, r)
     if not r or r.state ~= O.STATE_DEAD then return false end
     O.call('ZREM', O.K_DEAD, id)
     r.attempts, r.due, r.ready = 0, O.NOW, O.NOW
@@ -192,7 +192,7 @@ local purge = O.purge
 function O.bury(id, r, reason, cause)
     r.state, r.at, r.holder, r.error, r.cause = O.STATE_DEAD, O.NOW, nil, reason, cause
     O.save(id, r)
-    O.call('ZADD', O.K_DEAD, O.next_counter('deadSeq'), id)
+    O.call('ZADD', O.K_DEAD, O.int(O.next_counter('deadSeq')), id)
     O.count('deadLetteredTotal', 1)
 end
 local bury = O.bury

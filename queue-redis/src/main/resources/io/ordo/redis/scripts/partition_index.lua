@@ -42,8 +42,9 @@ function O.forget(code)
 end
 
 -- A partition's waiting tasks not in its list: in its sorted set, or (regular) delayed and not due.
+O.DELTA_TEXT = { [1] = '1', [-1] = '-1' } -- (a number handed to redis.call is formatted by "%.17g")
 function O.park(code, delta)
-    if O.call('HINCRBY', O.K_PARKED, code, delta) <= 0 then O.call('HDEL', O.K_PARKED, code) end
+    if O.call('HINCRBY', O.K_PARKED, code, O.DELTA_TEXT[delta] or O.int(delta)) <= 0 then O.call('HDEL', O.K_PARKED, code) end
     O.count('parked', delta)
 end
 local park = O.park
@@ -54,23 +55,51 @@ function O.parked(code)
 end
 local parked = O.parked
 
+-- O.verify_partition for a partition tasks are about to join: the list's probe reads its last member,
+-- which part_insert needs (one command where there were two).
+function O.verify_joining(code)
+    if not O.verified_codes[code] and O.tails[code] == nil then
+        local run = O.run_key(code)
+        local last = redis.pcall('LINDEX', run, '-1')
+        if type(last) == 'table' then O.verify(run, 'list') end -- a wrong type: its error
+        O.verified[run] = true
+        O.tails[code] = last
+    end
+    O.verify_partition(code)
+end
+
 -- A partition's waiting tasks live in two places: a list taking every arrival that sorts after the
 -- list's last member (the usual case: publish order), and a sorted set for the rest. The list costs a
 -- few bytes per task; the head is the lower of the two heads.
 -- Returns true when the member went behind a live list member, so the partition's head is unchanged.
-function O.part_insert(code, m)
+-- was_parked: the task was counted among the partition's parked ones (a regular task that was delayed).
+function O.part_insert(code, m, was_parked)
     local last = O.tails[code]
     if last == nil then last = O.call('LINDEX', O.run_key(code), '-1') end
     if not last or O.member_before(last, m) then
         O.call('RPUSH', O.run_key(code), m)
+        if was_parked then O.park(code, -1) end
         O.list_lengths[code] = nil
         O.listed(m)
         O.tails[code] = m
-        O.fronts[code] = nil
+        -- an append changes the list's first two members only while it holds fewer than two
+        local front = O.fronts[code]
+        if not last then
+            O.fronts[code] = { m, false }
+        elseif front and front[2] == false then
+            O.fronts[code] = { front[1], m }
+        end
         if last and O.counter('stale') == 0 then return true end
     elseif O.call('ZADD', O.rest_key(code), '0', m) == 1 then
         O.count('rest', 1) -- members in all sorted sets: while 0, no call looks at them
-        O.park(code, 1)
+        if not was_parked then O.park(code, 1) end
+        -- behind the list's live front (the list holds `last`), the head is unchanged
+        if O.counter('stale') == 0 then
+            local front = O.list_front(code)[1]
+            if front and O.member_before(front, m) then return true end
+        end
+    elseif was_parked then
+        O.park(code, -1)
     end
     O.forget(code)
     return false
@@ -112,18 +141,22 @@ function O.part_head(code, with_record)
     return known[1], known[2], known[3]
 end
 
+-- The list's first two members (false: none): after taking the first, the next head is known without a call.
+function O.list_front(code)
+    local front = O.fronts[code]
+    if not front then
+        local first_two = O.call('LRANGE', O.run_key(code), '0', '1')
+        front = { first_two[1] or false, first_two[2] or false }
+        O.fronts[code] = front
+    end
+    return front
+end
+
 function O.find_head(code)
     local run, rest = O.run_key(code), O.rest_key(code)
     local b = O.counter('rest') > 0 and O.call('ZRANGE', rest, '0', '0')[1]
     while true do
-        -- the list's first two members: after taking the first, the next head is known without a call
-        local front = O.fronts[code]
-        if not front then
-            local first_two = O.call('LRANGE', run, '0', '1')
-            front = { first_two[1] or false, first_two[2] or false }
-            O.fronts[code] = front
-        end
-        local a = front[1]
+        local a = O.list_front(code)[1]
         if a and (not b or O.member_before(a, b)) then
             if O.counter('stale') == 0 then return { a, false, true } end
             local r = O.live(a)
@@ -176,6 +209,11 @@ function O.touch(code)
 end
 local touch = O.touch
 
+-- Whether the partition exists (ZRANK: ZSCORE's reply is a double, formatted and parsed again).
+function O.partition_exists(code)
+    return O.call('ZRANK', O.K_READY, code) ~= false or O.call('HEXISTS', O.K_TURNS, code) == 1
+end
+
 -- The partition's turn, or nil when it does not exist; and whether it is in `ready`.
 function O.turn_of(code)
     local score = O.call('ZSCORE', O.K_READY, code)
@@ -185,7 +223,7 @@ end
 
 -- A partition comes into existence with a new turn; refresh() puts it in `ready` when it is eligible.
 function O.create_partition(code)
-    O.call('HSET', O.K_TURNS, code, O.next_counter('turn'))
+    O.call('HSET', O.K_TURNS, code, O.int(O.next_counter('turn')))
     O.touch(code)
 end
 
@@ -278,18 +316,22 @@ local refresh_touched = O.refresh_touched
 -- the contract's order puts first (docs/redis-design.md, "Time").
 O.PROMOTE_CHUNK = 50
 
--- What the next promote_due applies, read (and its partitions' keys checked) before the call writes.
+-- What the next promote_due applies, read (and its partitions' keys checked) before the call writes: the
+-- ids due, their partitions' codes and (regular) their members.
 function O.plan_promotion()
     if O.promotion then return O.promotion end
     local budget = O.PROMOTE_CHUNK
-    local plan = { due = O.call('ZRANGEBYSCORE', O.K_DELAYED, '-inf', O.NOW, 'LIMIT', 0, budget), records = {} }
-    for i, id in ipairs(plan.due) do
-        local r = O.load(id)
-        plan.records[i] = r
-        O.verify_partition(r.code)
+    local due = O.call('ZRANGEBYSCORE', O.K_DELAYED, '-inf', O.NOW, 'LIMIT', 0, budget)
+    local plan = { due = due, codes = {}, members = {} }
+    local codes, members = plan.codes, plan.members
+    for i, s in ipairs(O.load_records(due)) do
+        local code, m = O.record_place(s, due[i])
+        codes[i] = code
+        if not O.is_ordered(code) then members[i] = m end
+        O.verify_joining(code)
     end
-    plan.complete = #plan.due < budget
-    budget = budget - #plan.due
+    plan.complete = #due < budget
+    budget = budget - #due
     -- a woken or unblocked partition is looked at again by refresh, which takes it out of `wake`
     plan.waking, plan.unblocked, plan.unthrottled = {}, {}, {}
     if plan.complete then
@@ -319,13 +361,12 @@ function O.promote_due()
     O.promotion = nil
     local began = O.server_micros()
     local applied = 0
-    for i, id in ipairs(plan.due) do
-        local r = plan.records[i]
-        if not O.is_ordered(r.code) then
-            O.park(r.code, -1)
-            O.part_insert(r.code, O.member(r, id))
-        end
-        O.touch(r.code)
+    local codes, members = plan.codes, plan.members
+    for i = 1, #plan.due do
+        local code, m = codes[i], members[i]
+        -- a regular task joins its partition (its head is unchanged when it goes behind a live list
+        -- member); an ordered one is in its partition already, and the head may have become ready
+        if not m or not O.part_insert(code, m, true) then O.touch(code) end
         applied = i
         -- (the partitions touched are looked at again below, at about the same cost: half the time here)
         if i % 32 == 0 and i < #plan.due and O.spent(began, O.CHUNK_MICROS / 2) then break end
@@ -391,7 +432,7 @@ function O.put_waiting(id, r)
     O.save(id, r)
     local code = r.code
     local ordered = O.is_ordered(code)
-    if not O.turn_of(code) then O.create_partition(code) end
+    if not O.partition_exists(code) then O.create_partition(code) end
     O.count('waiting', 1)
     O.readyat_add(r.ready)
     if r.ready > O.NOW then
@@ -422,8 +463,9 @@ end
 local leave_waiting = O.leave_waiting
 
 -- An in-flight task leaves the consumer's hands (its record is rewritten by the caller).
-function O.leave_flight(id, r, m)
-    O.call('HDEL', O.holding_key(r.holder), id)
+-- lease_kept: the caller deletes the lease itself (one HDEL for many).
+function O.leave_flight(id, r, m, lease_kept)
+    if not lease_kept then O.call('HDEL', O.holding_key(r.holder), id) end
     if O.limits() then O.flight_out(r.code) end
     if O.is_ordered(r.code) then O.call('ZREM', O.flight_key(r.code), m or O.member(r, id)) end
 end

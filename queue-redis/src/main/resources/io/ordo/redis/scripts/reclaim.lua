@@ -36,17 +36,19 @@ local function read_held(consumer, limit)
     else
         leases = call('HGETALL', key)
     end
+    local ids = {}
+    for i = 1, #leases, 2 do ids[#ids + 1] = leases[i] end
     local held = {}
-    for i = 1, #leases, 2 do
-        local id = leases[i]
-        local r = as_held(load(id), consumer, leases[i + 1])
-        O.verify_partition(r.code)
-        held[#held + 1] = { id = id, r = r }
+    for i, record in ipairs(O.load_records(ids)) do
+        local r = as_held(O.decode(record), consumer, leases[2 * i])
+        O.verify_joining(r.code)
+        held[i] = { id = ids[i], r = r }
     end
     return held
 end
 
 O.verify_fixed()
+O.unsaved = {} -- the records are written with one HSET by finish()
 local budget = O.RECLAIM_CHUNK
 
 -- ---------------------------------------------------------------- dead consumers
@@ -76,21 +78,22 @@ for _, c in ipairs(reclaiming) do
     local consumer, held = c.consumer, c.held
     table.sort(held, function(a, b) return a.r.seq < b.r.seq end)
     local ordered = {}
-    local taken_back = 0
+    local taken_back = {}
+    local reason = 'consumer ' .. consumer .. ' stopped heartbeating' -- the same text as Reasons.holderStoppedHeartbeating
     for i, h in ipairs(held) do
-        leave_flight(h.id, h.r)
+        leave_flight(h.id, h.r, nil, true)
         if is_ordered(h.r.code) then ordered[#ordered + 1] = h.r.code end
-        -- the same text as Reasons.holderStoppedHeartbeating
-        take_back_crashed(h.id, h.r, 'consumer ' .. consumer .. ' stopped heartbeating', O.HOLDER_STOPPED_HEARTBEATING)
-        taken_back = i
+        take_back_crashed(h.id, h.r, reason, O.HOLDER_STOPPED_HEARTBEATING)
+        taken_back[i] = h.id
         if i % 8 == 0 and O.spent(applying, O.CHUNK_MICROS) then
             out_of_time = true
             break
         end
     end
+    if #taken_back > 0 then call('HDEL', holding_key(consumer), unpack(taken_back)) end
     -- a lock goes once the consumer holds nothing more of its partition (it may, between chunks)
     for _, code in ipairs(ordered) do release_lock_if_done(consumer, code) end
-    if c.whole and taken_back == #held then
+    if c.whole and #taken_back == #held then
         call('ZREM', K_CONSUMERS, consumer)
         call('HDEL', K_HEARTBEATS, consumer)
         done[#done + 1] = consumer
@@ -122,7 +125,7 @@ elseif s.processing_timeout > 0 then
     end
     local resume_key = resume_at ~= '' and java_order_key(resume_at)
     budget = O.TIMEOUT_CHUNK
-    local looked, overdue = 0, {}
+    local looked, pages, overdue = 0, 0, {}
     local stopped_at -- the cursor the next call begins with, when this one stops early
     for _, consumer in ipairs(live) do
         local key = java_order_key(consumer)
@@ -130,15 +133,18 @@ elseif s.processing_timeout > 0 then
             local scan = (consumer == resume_at) and resume_scan or '0'
             O.verify_consumer(consumer)
             repeat
-                if looked >= O.TIMEOUT_SCAN or #overdue >= budget or O.spent(began, O.CHUNK_MICROS) then
+                -- (at least one page a call: a server slow enough to spend the budget before the first
+                -- page would otherwise never get further)
+                if looked >= O.TIMEOUT_SCAN or #overdue >= budget or (pages > 0 and O.spent(began, O.CHUNK_MICROS)) then
                     stopped_at = consumer .. '\0' .. scan
                     break
                 end
                 local page = call('HSCAN', holding_key(consumer), scan, 'COUNT', O.TIMEOUT_SCAN_PAGE)
+                pages = pages + 1
                 local found = {}
                 for i = 1, #page[2], 2 do
                     if O.lease_time(page[2][i + 1]) + s.processing_timeout <= NOW then
-                        found[#found + 1] = { id = page[2][i], holder = consumer }
+                        found[#found + 1] = { id = page[2][i], holder = consumer, lease = page[2][i + 1] }
                     end
                 end
                 looked = looked + #page[2] / 2
@@ -156,9 +162,12 @@ elseif s.processing_timeout > 0 then
     end
     next_cursor = stopped_at or ''
     -- every overdue task's record and partition before the first write (O.verify)
-    for _, o in ipairs(overdue) do
-        o.r = load_held(o.holder, o.id)
-        O.verify_partition(o.r.code)
+    local ids = {}
+    for i, o in ipairs(overdue) do ids[i] = o.id end
+    for i, record in ipairs(O.load_records(ids)) do
+        local o = overdue[i]
+        o.r = as_held(O.decode(record), o.holder, o.lease)
+        O.verify_joining(o.r.code)
         o.m = member(o.r, o.id)
     end
     -- key order: within an ordered batch the first task by key is the one that timed out

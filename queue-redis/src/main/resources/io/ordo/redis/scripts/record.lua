@@ -69,27 +69,54 @@ function O.decode(s)
     return r
 end
 
--- A record's readyAt, read without decoding the rest: where its dueAt and readyAt are for each value of
--- flags (0 when absent), worked out once (bit.band is a C call: four per record cost more than the read).
-O.TIME_AT = {}
+-- Where a record's fields are for each value of flags, worked out once (bit.band is a C call: four per
+-- record cost more than the read): {dueAt's position, readyAt's, priority's (0 when absent), where the
+-- fields after readyAt begin, whether a lastError follows, the bytes of the fields between it and the tail}.
+O.LAYOUT = {}
 for flags = 0, 255 do
     local pos = 14
-    if flags % 8 >= 4 then pos = pos + 2 end -- FLAG_PRIORITY
+    local priority = 0
+    if flags % 8 >= 4 then -- FLAG_PRIORITY
+        priority = pos
+        pos = pos + 2
+    end
     if flags % 16 >= 8 then pos = pos + 2 end -- FLAG_ATTEMPTS
     local due = 0
     if flags % 32 >= 16 then -- FLAG_DUE
         due = pos
         pos = pos + 6
     end
-    O.TIME_AT[flags] = { due, flags % 64 >= 32 and pos or 0 } -- FLAG_READY
+    local ready = 0
+    if flags % 64 >= 32 then -- FLAG_READY
+        ready = pos
+        pos = pos + 6
+    end
+    local after_error = (flags >= 128 and 1 or 0) + (flags % 4 == O.STATE_DEAD and 6 or 0) -- FLAG_RECLAIMED, deadAt
+    O.LAYOUT[flags] = { due, ready, priority, pos, flags % 128 >= 64, after_error } -- FLAG_ERROR
 end
 
+-- A record's readyAt, read without decoding the rest.
 function O.record_ready(s)
     local flags, published = struct.unpack('>BxxxxxxI6', s)
-    local at = O.TIME_AT[flags]
+    local at = O.LAYOUT[flags]
     if at[2] > 0 then return (struct.unpack('>I6', s, at[2])) end
     if at[1] > 0 then return (struct.unpack('>I6', s, at[1])) end
     return published
+end
+
+-- A record's partition code and the task's member in it (O.member), read without decoding the rest: no
+-- table and no copy of the payload, which decode() allocates for every task (the collector's work grows
+-- with them).
+function O.record_place(s, id)
+    local flags, seq, published = struct.unpack('>BI6I6', s)
+    local at = O.LAYOUT[flags]
+    local priority = at[3] > 0 and struct.unpack('>H', s, at[3]) - 1000 or 0
+    local due = at[1] > 0 and struct.unpack('>I6', s, at[1]) or published
+    local pos = at[4]
+    if at[5] then pos = pos + 2 + struct.unpack('>I2', s, pos) end
+    pos = pos + at[6]
+    local code = string.sub(s, pos + 2, pos + 1 + struct.unpack('>I2', s, pos))
+    return code, struct.pack('>I7I6', (1000 - priority) * PRIORITY_SPAN + due, seq) .. id
 end
 
 -- Writes a waiting or dead record (an in-flight task is stored as waiting: see above).
@@ -137,6 +164,17 @@ function O.load(id)
     return O.decode(s)
 end
 local load = O.load
+
+-- The stored records of ids, in their order (false for an id without one), with one HMGET.
+function O.load_records(ids)
+    if #ids == 0 then return {} end
+    local records = O.call('HMGET', O.K_TASKS, unpack(ids))
+    local unsaved = O.unsaved
+    if unsaved then
+        for i, id in ipairs(ids) do records[i] = unsaved[id] or records[i] end
+    end
+    return records
+end
 
 function O.save_record(id, s)
     if O.unsaved then
