@@ -22,7 +22,8 @@ function O.take_prepare(consumer, max)
     O.verify_consumer(consumer)
     if paused then return end
     local promoting = O.next_timer and O.next_timer <= O.NOW
-    if promoting then O.plan_promotion() end
+    -- a promotion this call cannot finish takes nothing (O.take returns at promote_due): no front to probe
+    if promoting and not O.plan_promotion().complete then return end
     local any_rest = promoting or O.counter('rest') > 0
     local lengths, probe = O.list_lengths, redis.pcall
     O.take_front = redis.call('ZRANGE', O.K_READY, '0', O.int(max - 1)) -- (an ack's gate reads their limits too)
