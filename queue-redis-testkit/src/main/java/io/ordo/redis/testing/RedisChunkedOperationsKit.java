@@ -216,6 +216,41 @@ public abstract class RedisChunkedOperationsKit {
         assertThat(orderedAgain).hasSize(1_500).isSorted();
     }
 
+    /**
+     * A chunk also stops once it has run about a millisecond; a server too slow or too busy to do one item in
+     * that time must still get through the work, a chunk at a time, rather than call again forever without
+     * progress. The library is replaced by one whose every time check says the time is spent.
+     */
+    @Test
+    void with_no_time_left_in_any_chunk_every_chunked_operation_still_finishes() {
+        store.configure(QueueSettings.builder().processingTimeout(Duration.ofSeconds(10))
+                .heartbeatTtl(Duration.ofSeconds(30)).build());
+        withoutTimeBudget();
+        int count = 200; // several chunks of each operation
+        List<NewTask> batch = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            batch.add(NewTask.builder(Partition.of("p-" + (i % 10)), new byte[8]).id("t-" + i)
+                    .delay(Duration.ofSeconds(1)).build());
+        }
+        store.publish(batch);
+        clock.advance(Duration.ofSeconds(1));
+
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
+            assertThat(drainHolding(WORKER)).as("due tasks made ready and taken").isEqualTo(count);
+            clock.advance(Duration.ofSeconds(11));
+            assertThat(store.reclaim().timedOut()).as("overdue tasks of a live consumer").isEqualTo(count);
+            assertThat(drainHolding(WORKER)).isEqualTo(count);
+            clock.advance(Duration.ofSeconds(31));
+            assertThat(store.reclaim().returned()).as("tasks of a dead consumer").isEqualTo(count);
+            List<Lease> taken;
+            while (!(taken = store.consume(WORKER, TaskStore.MAX_CONSUME, Duration.ZERO)).isEmpty()) {
+                store.fail(WORKER, taken.stream().map(Lease::id).toList(), "broken");
+            }
+            assertThat(store.redriveAll()).as("dead letters redriven").isEqualTo(count);
+            assertThat(drainIds()).hasSize(count).doesNotHaveDuplicates();
+        });
+    }
+
     @Test
     void inspect_reads_partitions_and_delayed_tasks_in_several_bounded_calls_and_lists_the_busiest() {
         // partition i holds (i % 13) + 1 ready tasks, and one more not ready yet when i is even
@@ -273,6 +308,29 @@ public abstract class RedisChunkedOperationsKit {
             store.fail(WORKER, taken.stream().map(Lease::id).toList(), "broken");
         }
         assertThat(store.stats().dead()).isEqualTo(count);
+    }
+
+    /** Takes until nothing is left and holds it all; how many. */
+    private int drainHolding(ConsumerId consumer) {
+        int held = 0;
+        List<Lease> taken;
+        while (!(taken = store.consume(consumer, TaskStore.MAX_CONSUME, Duration.ZERO)).isEmpty()) {
+            held += taken.size();
+        }
+        return held;
+    }
+
+    /** Replaces the loaded library by one whose chunks have no time at all: each stops at its first time check. */
+    private void withoutTimeBudget() {
+        String budget = "O.CHUNK_MICROS = 1000\n";
+        for (Object library : (List<?>) server.command("FUNCTION", "LIST", "WITHCODE")) {
+            List<?> fields = (List<?>) library;
+            Object code = fields.get(fields.indexOf("library_code") + 1);
+            String text = code instanceof byte[] bytes ? new String(bytes, java.nio.charset.StandardCharsets.UTF_8)
+                    : String.valueOf(code);
+            assertThat(text).as("the library's time budget").contains(budget);
+            server.command("FUNCTION", "LOAD", "REPLACE", text.replace(budget, "O.CHUNK_MICROS = 0\n"));
+        }
     }
 
     private List<TaskId> drainIds() {
