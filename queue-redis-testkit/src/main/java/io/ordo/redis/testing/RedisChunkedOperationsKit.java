@@ -121,13 +121,7 @@ public abstract class RedisChunkedOperationsKit {
 
     @Test
     void tasks_falling_due_together_are_made_ready_over_several_calls_before_one_is_taken() {
-        List<NewTask> batch = new ArrayList<>();
-        for (int i = 0; i < MANY; i++) {
-            batch.add(NewTask.builder(Partition.of("p-" + (i % 10)), new byte[8]).id("t-" + i)
-                    .delay(Duration.ofSeconds(1)).build());
-        }
-        store.publish(batch);
-        clock.advance(Duration.ofSeconds(1));
+        publishFallingDueNow(MANY);
         server.command("CONFIG", "RESETSTAT");
 
         List<Lease> first = store.consume(WORKER, 10, Duration.ZERO);
@@ -227,13 +221,7 @@ public abstract class RedisChunkedOperationsKit {
                 .heartbeatTtl(Duration.ofSeconds(30)).build());
         withoutTimeBudget();
         int count = 200; // several chunks of each operation
-        List<NewTask> batch = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            batch.add(NewTask.builder(Partition.of("p-" + (i % 10)), new byte[8]).id("t-" + i)
-                    .delay(Duration.ofSeconds(1)).build());
-        }
-        store.publish(batch);
-        clock.advance(Duration.ofSeconds(1));
+        publishFallingDueNow(count);
 
         org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
             assertThat(drainHolding(WORKER)).as("due tasks made ready and taken").isEqualTo(count);
@@ -308,6 +296,17 @@ public abstract class RedisChunkedOperationsKit {
             store.fail(WORKER, taken.stream().map(Lease::id).toList(), "broken");
         }
         assertThat(store.stats().dead()).isEqualTo(count);
+    }
+
+    /** Publishes {@code count} tasks over ten regular partitions, all due a second later, and lets the second pass. */
+    private void publishFallingDueNow(int count) {
+        List<NewTask> batch = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            batch.add(NewTask.builder(Partition.of("p-" + (i % 10)), new byte[8]).id("t-" + i)
+                    .delay(Duration.ofSeconds(1)).build());
+        }
+        store.publish(batch);
+        clock.advance(Duration.ofSeconds(1));
     }
 
     /** Takes until nothing is left and holds it all; how many. */
