@@ -23,8 +23,8 @@ public final class RedisAcl {
     /** What the functions call. {@code RedisAclTest} checks the library against this list. */
     public static final List<String> SCRIPT_COMMANDS = List.of("time", "exists", "del", "hget", "hgetall",
             "hmget", "hset", "hdel", "hexists", "hincrby", "hlen", "hrandfield", "hscan", "lindex", "llen", "lrange",
-            "lpop", "rpush", "type", "zadd", "zrem", "zcard", "zcount", "zscore", "zrange", "zrangebylex",
-            "zrangebyscore", "zremrangebyrank", "zremrangebyscore");
+            "lpop", "rpush", "type", "zadd", "zrem", "zcard", "zcount", "zscore", "zrank", "zrange",
+            "zrangebylex", "zrangebyscore", "zremrangebyrank", "zremrangebyscore");
 
     /**
      * What the cluster clients send to learn the slot map and check the nodes: Jedis reads CLUSTER SLOTS

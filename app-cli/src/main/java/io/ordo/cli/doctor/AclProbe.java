@@ -57,6 +57,7 @@ final class AclProbe {
         args.put("zcard", List.of(KEY));
         args.put("zcount", List.of(KEY, "0", "1"));
         args.put("zscore", List.of(KEY, "m"));
+        args.put("zrank", List.of(KEY, "m"));
         args.put("zrange", List.of(KEY, "0", "0"));
         args.put("zrangebylex", List.of(KEY, "-", "+"));
         args.put("zrangebyscore", List.of(KEY, "0", "1"));
