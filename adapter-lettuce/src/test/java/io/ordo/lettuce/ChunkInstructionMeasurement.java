@@ -8,7 +8,6 @@ import io.ordo.ports.TaskStore;
 import io.ordo.ports.VirtualClock;
 import io.ordo.redis.RedisOptions;
 import io.ordo.redis.RedisTaskStoreFactory;
-import io.ordo.redis.testing.RedisServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
@@ -105,16 +104,7 @@ class ChunkInstructionMeasurement {
      * the calls mostly are, and the count does not depend on how busy the machine is.
      */
     private static void countFromHere(Callgrind callgrind) throws Exception {
-        RedisServer server = callgrind.server();
-        for (Object library : (List<?>) server.command("FUNCTION", "LIST", "WITHCODE")) {
-            List<?> fields = (List<?>) library;
-            String code = (String) fields.get(fields.indexOf("library_code") + 1);
-            if (code.contains(BUDGET)) {
-                server.command("FUNCTION", "LOAD", "REPLACE", code.replace(BUDGET, LIFTED));
-            } else if (!code.contains(LIFTED)) {
-                throw new IllegalStateException("the library no longer says " + BUDGET.trim());
-            }
-        }
+        callgrind.server().replaceInLoadedLibraries(BUDGET, LIFTED);
         callgrind.zero();
     }
 

@@ -321,15 +321,7 @@ public abstract class RedisChunkedOperationsKit {
 
     /** Replaces the loaded library by one whose chunks have no time at all: each stops at its first time check. */
     private void withoutTimeBudget() {
-        String budget = "O.CHUNK_MICROS = 1000\n";
-        for (Object library : (List<?>) server.command("FUNCTION", "LIST", "WITHCODE")) {
-            List<?> fields = (List<?>) library;
-            Object code = fields.get(fields.indexOf("library_code") + 1);
-            String text = code instanceof byte[] bytes ? new String(bytes, java.nio.charset.StandardCharsets.UTF_8)
-                    : String.valueOf(code);
-            assertThat(text).as("the library's time budget").contains(budget);
-            server.command("FUNCTION", "LOAD", "REPLACE", text.replace(budget, "O.CHUNK_MICROS = 0\n"));
-        }
+        server.replaceInLoadedLibraries("O.CHUNK_MICROS = 1000\n", "O.CHUNK_MICROS = 0\n");
     }
 
     private List<TaskId> drainIds() {

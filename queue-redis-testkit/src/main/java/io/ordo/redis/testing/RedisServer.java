@@ -171,6 +171,24 @@ public final class RedisServer implements AutoCloseable {
                 .orElseThrow(() -> new IllegalStateException("INFO memory without used_memory: " + info));
     }
 
+    /**
+     * Reloads every function library loaded in the server with {@code text} replaced by {@code replacement}
+     * (a measurement lifting, or a test removing, a constant of the library); a library that already says
+     * {@code replacement} is left as it is. Throws when a library says neither, so a renamed constant fails
+     * loudly instead of changing nothing.
+     */
+    public void replaceInLoadedLibraries(String text, String replacement) {
+        for (Object library : (List<?>) command("FUNCTION", "LIST", "WITHCODE")) {
+            List<?> fields = (List<?>) library;
+            String code = String.valueOf(fields.get(fields.indexOf("library_code") + 1));
+            if (code.contains(text)) {
+                command("FUNCTION", "LOAD", "REPLACE", code.replace(text, replacement));
+            } else if (!code.contains(replacement)) {
+                throw new IllegalStateException("a loaded library no longer says " + text.strip());
+            }
+        }
+    }
+
     /** Deletes every key (between tests that share the server). */
     public void flushAll() {
         command("FLUSHALL");
