@@ -19,7 +19,7 @@ end
 local capped, throttled = 0, 0
 local limits = O.limits()
 if limits then
-    local function waits(code) return call('ZSCORE', K_READY, code) or call('HEXISTS', K_TURNS, code) == 1 end
+    local waits = O.partition_exists -- (a partition with tasks waiting exists)
     if limits.counting then
         local flights = call('HGETALL', K_INFLIGHT)
         for i = 1, #flights, 2 do
