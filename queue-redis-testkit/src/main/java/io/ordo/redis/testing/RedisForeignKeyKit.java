@@ -52,8 +52,7 @@ public abstract class RedisForeignKeyKit {
             Map.entry("readyat", "zset"), Map.entry("readyat-count", "hash"), Map.entry("signal", "list"),
             Map.entry("heartbeats", "hash"), Map.entry("lock-since", "hash"));
     /** The fixed kinds of caps and rate limits: touched only while the queue has one. */
-    private static final Map<String, String> LIMIT_KINDS = Map.of("inflight", "hash", "buckets", "hash",
-            "throttled", "zset");
+    private static final Map<String, String> LIMIT_KINDS = Map.of("inflight", "hash", "throttled", "zset");
     /** Caps and limits loose enough for the scene's work: each key of theirs is in use. */
     private static final QueueSettings LIMITED = QueueSettings.builder().partitionConcurrency(5).queueConcurrency(100)
             .queueRateLimit(RateLimit.of(1000, Duration.ofSeconds(1)))
@@ -196,6 +195,23 @@ public abstract class RedisForeignKeyKit {
                 }
             }
         });
+        return tests;
+    }
+
+    /**
+     * `buckets` held the partitions' buckets before they joined `inflight`: only a change of limits touches it
+     * (it deletes it), so only configure refuses a foreign one; every other operation leaves it be.
+     */
+    @TestFactory
+    List<DynamicTest> with_caps_and_rate_limits_only_configure_meets_the_buckets_kept_before() {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (String foreign : wrongTypesFor("hash")) {
+            for (Operation operation : WRITING_OPERATIONS) {
+                tests.add(DynamicTest.dynamicTest(operation + " with buckets a " + foreign,
+                        () -> refusedUnchanged(true, scene -> scene.keys.key("buckets"), foreign, operation,
+                                operation.name().equals("configure"))));
+            }
+        }
         return tests;
     }
 

@@ -25,8 +25,9 @@ import java.util.UUID;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * How caps and rate limits lie in Redis (docs/redis-design.md, "Keys"): `inflight` and `buckets` are hash
- * tables, not listpacks, and a bucket written as `units:at` text before buckets were binary still counts.
+ * How caps and rate limits lie in Redis (docs/redis-design.md, "Keys"): each partition's count and bucket in
+ * one field of `inflight`, a hash table, not a listpack; a count written before buckets joined it still counts,
+ * and the buckets kept apart before then are dropped when the limits change.
  */
 @ExtendWith(RedisServerExtension.class)
 public abstract class RedisLimitsLayoutKit {
@@ -57,34 +58,55 @@ public abstract class RedisLimitsLayoutKit {
     }
 
     @Test
-    void in_flight_counts_and_buckets_are_hash_tables_once_written() {
+    void counts_and_buckets_share_one_hash_table() {
         store.configure(QueueSettings.builder().partitionConcurrency(5).queueConcurrency(100)
                 .partitionRateLimit(ONE_A_MINUTE).build());
-        publish("a", 2);
-        publish("b", 2);
+        publish("a", 3);
+        publish("b", 3);
 
         assertThat(store.consume(WORKER, 10, Duration.ZERO)).as("each partition's two tokens").hasSize(4);
 
         assertThat(server.command("OBJECT", "ENCODING", keys.key("inflight"))).isEqualTo("hashtable");
-        assertThat(server.command("OBJECT", "ENCODING", keys.key("buckets"))).isEqualTo("hashtable");
+        assertThat(server.command("HLEN", keys.key("inflight"))).as("a, b and the queue's count").isEqualTo(3L);
+        assertThat(server.command("EXISTS", keys.key("buckets"))).isEqualTo(0L);
+        assertThat(store.stats().throttledPartitions()).isEqualTo(2);
     }
 
     @Test
-    void a_bucket_written_as_text_before_buckets_were_binary_still_counts() {
+    void buckets_alone_are_a_hash_table_too() {
+        store.configure(QueueSettings.builder().partitionRateLimit(ONE_A_MINUTE).build());
+        publish("a", 3);
+
+        assertThat(store.consume(WORKER, 10, Duration.ZERO)).hasSize(2);
+
+        assertThat(server.command("OBJECT", "ENCODING", keys.key("inflight"))).isEqualTo("hashtable");
+        assertThat(store.stats().throttledPartitions()).isEqualTo(1);
+    }
+
+    @Test
+    void a_count_written_before_buckets_joined_it_still_counts() {
+        store.configure(QueueSettings.builder().partitionConcurrency(2).partitionRateLimit(ONE_A_MINUTE).build());
+        publish("a", 3);
+        String code = (String) ((List<?>) server.command("ZRANGE", keys.key("ready"), "0", "-1")).get(0);
+        // one task in flight, as a store before buckets joined the counts wrote it: a decimal count
+        server.command("HSET", keys.key("inflight"), code, "1");
+
+        assertThat(store.consume(WORKER, 10, Duration.ZERO)).as("one slot left of two").hasSize(1);
+        assertThat(store.stats().cappedPartitions()).isEqualTo(1);
+    }
+
+    @Test
+    void buckets_kept_apart_before_are_dropped_when_the_limits_change() {
         store.configure(QueueSettings.builder().partitionRateLimit(ONE_A_MINUTE).build());
         publish("a", 3);
         String code = (String) ((List<?>) server.command("ZRANGE", keys.key("ready"), "0", "-1")).get(0);
-        // one token left (of two), as a store before binary buckets wrote it
-        server.command("HSET", keys.key("buckets"), code, "60000:" + clock.millis());
+        // an empty bucket, as a store before buckets joined the counts kept it
+        server.command("HSET", keys.key("buckets"), code, "0:" + clock.millis());
 
-        List<Lease> first = store.consume(WORKER, 10, Duration.ZERO);
-        List<Lease> second = store.consume(WORKER, 10, Duration.ZERO);
-
-        assertThat(first).as("the one token left").hasSize(1);
-        assertThat(second).as("no token until a minute has passed").isEmpty();
-        assertThat(store.stats().throttledPartitions()).isEqualTo(1);
-        clock.advance(Duration.ofMinutes(1));
-        assertThat(store.consume(WORKER, 10, Duration.ZERO)).as("the token of the next minute").hasSize(1);
+        assertThat(store.consume(WORKER, 10, Duration.ZERO)).as("a full bucket: the old one is not read").hasSize(2);
+        store.configure(QueueSettings.builder().partitionRateLimit(ONE_A_MINUTE).partitionConcurrency(5).build());
+        assertThat(server.command("EXISTS", keys.key("buckets"))).isEqualTo(0L);
+        assertThat(store.consume(WORKER, 10, Duration.ZERO)).as("the bucket kept through the change").isEmpty();
     }
 
     private void publish(String partition, int count) {

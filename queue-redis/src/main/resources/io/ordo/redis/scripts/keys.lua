@@ -33,7 +33,7 @@ O.KINDS = {
     'heartbeats',    -- hash: consumer -> when it last heartbeated or consumed (inspect)
     'lock-since',    -- hash: ordered partition code -> when its holder locked it (inspect)
     'inflight',      -- hash: partition code -> its tasks in flight, '' -> the queue's (while a cap is set)
-    'buckets',       -- hash: partition code -> its rate limit's bucket when not full (O.bucket_value)
+    'buckets',       -- hash: the partitions' buckets before 2026-12-02 (now in `inflight`), deleted when limits change
     'throttled',     -- zset: partitions out of tokens, by when their next token comes
 }
 

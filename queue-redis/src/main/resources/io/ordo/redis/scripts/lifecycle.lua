@@ -61,18 +61,18 @@ function O.take(consumer, max, reply)
     local room, gate, counted_head = max, nil, nil
     -- a regular partition's count and bucket are kept here as the gate's took keeps them, without a call
     -- to it per task (a regular partition's cap: its override, else the partition cap, as the gate's cap_of)
-    local flights, flight_order, overrides, partition_cap, flight
-    local bucket_units, units_order, per, units
+    local known, changed, flights, overrides, partition_cap
+    local bucket_units, per
     if limits then
         room = O.room(max)
         gate = O.gate()
+        if limits.gated then known, changed = gate.known, gate.changed end
         if limits.counting then
             counted_head = O.counted_lease_head() -- (the lease names the partition)
-            flights, flight_order, flight = gate.flights, gate.flight_order, gate.flight
-            overrides, partition_cap = limits.ov, limits.pc
+            flights, overrides, partition_cap = gate.flights, limits.ov, limits.pc
         end
         if limits.pr then
-            bucket_units, units_order, units = gate.bucket_units, gate.units_order, gate.units
+            bucket_units = gate.bucket_units
             per = limits.pr.per
         end
     end
@@ -209,20 +209,21 @@ function O.take(consumer, max, reply)
                 end
                 -- with limits: a partition now at its cap or out of tokens leaves `ready`, keeping its turn
                 local held = false
-                if flights then -- (as gate.took: counted, and held when at its cap)
-                    local count = (flights[code] or flight(code)) + 1
-                    flights[code] = count
-                    flight_order[#flight_order + 1] = code
-                    local cap = overrides[code] or partition_cap
-                    held = head and cap > 0 and count >= cap
-                end
-                if bucket_units then -- (and its tokens: held, and throttled, when out of them)
-                    local u = (bucket_units[code] or units(code)) - per
-                    bucket_units[code] = u
-                    units_order[#units_order + 1] = code
-                    if head and not held and u < per then
-                        gate.throttle(code, u)
-                        held = true
+                if known then -- (as gate.took: counted, and held when at its cap; gate.read read it)
+                    changed[#changed + 1] = code
+                    if flights then
+                        local count = flights[code] + 1
+                        flights[code] = count
+                        local cap = overrides[code] or partition_cap
+                        held = head and cap > 0 and count >= cap
+                    end
+                    if per then -- (and its tokens: held, and throttled, when out of them)
+                        local u = bucket_units[code] - per
+                        bucket_units[code] = u
+                        if head and not held and u < per then
+                            gate.throttle(code, u)
+                            held = true
+                        end
                     end
                 end
                 if head and not held then

@@ -2,9 +2,9 @@
 -- finishing.lua. All of it runs only while the queue has a cap or a limit (`limits` in `meta`): without
 -- one no call reads or writes a key of this file.
 --
--- `inflight` (hash): per partition code, its tasks in flight, kept while a cap is set; the field '' (no
--- code is empty) holds the queue's. `buckets` (hash): per partition code, its bucket when not full
--- (O.bucket_value). `throttled` (zset): partitions out of tokens, by when their next token comes; such a
+-- `inflight` (hash): per partition code, its gate state (O.gate_field): its tasks in flight while a cap is
+-- set and its bucket, when not full, while a partition rate limit is; one field, read and written once a
+-- call. The field '' (no code is empty) holds the queue's count. `throttled` (zset): partitions out of tokens, by when their next token comes; such a
 -- partition is out of `ready` (in `turns`) until then, as a blocked one is. The queue's bucket is the
 -- `queueBucket` field of `meta`. A bucket holds tokens * per units, gains `permits` units a millisecond
 -- and gives `per` a delivery (io.ordo.domain.RateLimit): integers, exact in Lua as in Java.
@@ -24,6 +24,7 @@ function O.decode_limits(text)
     end
     decoded = { pc = l.pc or 0, qc = l.qc or 0, ov = l.ov or {}, qr = rate(l.qr), pr = rate(l.pr),
         counting = (l.pc or 0) > 0 or (l.qc or 0) > 0 or next(l.ov or {}) ~= nil }
+    decoded.gated = decoded.counting or decoded.pr ~= nil -- (`inflight` is kept)
     if O.DECODED_LIMITS_COUNT >= 64 then O.DECODED_LIMITS, O.DECODED_LIMITS_COUNT = {}, 0 end
     O.DECODED_LIMITS[text] = decoded
     O.DECODED_LIMITS_COUNT = O.DECODED_LIMITS_COUNT + 1
@@ -32,26 +33,72 @@ end
 
 function O.limits() return O.meta().limits end
 
--- The queue's count in `inflight` ('', kept while counting, also at 0), padded with spaces (Lua's tonumber
--- skips them) past 64 bytes, Redis's hash-max-listpack-value: that makes `inflight` a hash table rather
--- than a listpack, in which each of the ~75 fields a consume reads or writes was a linear search.
-function O.queue_count_text(n) return O.int(n) .. string.rep(' ', 64) end
--- `buckets` likewise: its field '' (no code is empty) holds only spaces, written with every HSET of it.
-function O.buckets_pad() return string.rep(' ', 65) end
+-- `inflight` is a hash table rather than a listpack: in a listpack each of the ~40 fields a consume reads or
+-- writes was a linear search. Its field '' (no code is empty) makes it one, being past 64 bytes, Redis's
+-- hash-max-listpack-value: while a cap is set it holds the queue's count, padded with spaces (Lua's
+-- tonumber skips them), kept also at 0; with rate limits only, 65 spaces, written with every HSET.
+O.QUEUE_COUNT_PAD = '                                                                ' -- 64 spaces
+O.INFLIGHT_PAD = '                                                                 ' -- 65 spaces
+function O.queue_count_text(n) return O.int(n) .. O.QUEUE_COUNT_PAD end
 
 -- The keys of caps and rate limits, each with the field of O.decode_limits that makes calls touch it.
-O.LIMIT_KINDS = { inflight = 'counting', buckets = 'pr', throttled = 'pr' }
+-- `buckets` held the partitions' buckets before 2026-12-02 (now in `inflight`): read by nothing, deleted
+-- when the limits change.
+O.LIMIT_KINDS = { inflight = 'gated', buckets = 'never', throttled = 'pr' }
 
--- A bucket as written: a 0 byte, its units (8 bytes, signed) and the millisecond they were counted at (6),
--- read with one unpack rather than two decimal parses. A bucket written as the text "units:at" (before
--- 2026-12-02; it starts with a digit) is read as well, and written back in this form.
+-- A bucket as written for the queue (`meta`'s queueBucket): a 0 byte, its units (8 bytes, signed) and the
+-- millisecond they were counted at (6), read with one unpack rather than two decimal parses. A bucket
+-- written as the text "units:at" (before 2026-12-02; it starts with a digit) is read as well.
 function O.bucket_value(units) return struct.pack('>Bi8I6', 0, units, O.NOW) end
+
+-- A partition's field in `inflight`, its gate state, in one of three forms, by what the limits keep:
+--   caps only: its count in decimal (also with both, while its bucket is full);
+--   rate limit only: its bucket, as O.bucket_value;
+--   both: a 1 byte, its count (4 bytes, signed), then the bucket's units and millisecond as above.
+-- A partition in none of them (no task in flight, its bucket full) has no field.
 
 -- Units in a bucket (nil: full) at now, refilled, at most full. (Arithmetic only: every C call, as
 -- math.max's, costs a consume about 150 instructions per partition.)
-function O.bucket_units(rate, text)
+local function refilled(rate, units, at)
     local capacity = rate.capacity
-    if not text then return capacity end
+    if not units then return capacity end
+    local elapsed = O.NOW - at
+    if elapsed <= 0 then return units end
+    units = units + elapsed * rate.permits
+    if units >= capacity then return capacity end
+    return units
+end
+-- A partition's count (0 when its field has none) and units now (rate: the partition rate limit, or nil)
+-- from its field (or nil). One unpack: each C or Lua call costs a consume ~150-300 instructions a partition.
+local function gate_state(rate, text)
+    if not text then return 0, rate and rate.capacity end
+    local mark = string.byte(text, 1)
+    local count, units, at
+    if mark == 1 then
+        count, units, at = struct.unpack('>i4i8I6', text, 2)
+    elseif mark == 0 then
+        count, units, at = 0, struct.unpack('>i8I6', text, 2)
+    else
+        count = tonumber(text) or 0 -- (the field '' with rate limits only: spaces, no count)
+    end
+    if not rate then return count, nil end
+    return count, refilled(rate, units, at)
+end
+O.gate_state = gate_state
+
+-- A partition's field for a count and units, by the limits' form (caps: counting; the partition rate limit:
+-- rate), or nil when it has none.
+function O.gate_field(counting, rate, count, units)
+    local full = not rate or units >= rate.capacity
+    if count <= 0 and full then return nil end
+    if full then return O.int(count) end
+    if not counting then return O.bucket_value(units) end
+    return struct.pack('>Bi4i8I6', 1, count, units, O.NOW)
+end
+
+-- The queue's bucket's units now, from `meta`'s queueBucket (nil: full).
+function O.bucket_units(rate, text)
+    if not text then return rate.capacity end
     local units, at
     if string.byte(text, 1) == 0 then
         units, at = struct.unpack('>i8I6', text, 2)
@@ -59,11 +106,7 @@ function O.bucket_units(rate, text)
         local colon = string.find(text, ':', 1, true)
         units, at = tonumber(string.sub(text, 1, colon - 1)), tonumber(string.sub(text, colon + 1))
     end
-    local elapsed = O.NOW - at
-    if elapsed <= 0 then return units end
-    units = units + elapsed * rate.permits
-    if units >= capacity then return capacity end
-    return units
+    return refilled(rate, units, at)
 end
 
 function O.next_token_at(rate, units)
@@ -72,12 +115,13 @@ function O.next_token_at(rate, units)
     return O.NOW + math.floor((missing + rate.permits - 1) / rate.permits)
 end
 
--- The call's gate: what it learnt of `inflight` and `buckets` (each partition's count and units read once,
--- written once at the call's end by O.save_limits, from finish) and the checks on them, as functions over
--- locals: the take runs them for every task, and a call of a local function with no table lookups costs a
--- fraction of a call through `O`. nil until the call first needs it.
+-- The call's gate: what it learnt of `inflight` (each partition's count and units read once, written once at
+-- the call's end by O.save_limits, from finish) and the checks on them, as functions over locals: the take
+-- runs them for every task, and a call of a local function with no table lookups costs a fraction of a call
+-- through `O`. nil until the call first needs it.
 --   flight(code), units(code): a partition's tasks in flight ('': the queue's) and bucket units now
---   read(list, step): reads those of the codes (every step-th entry of a ZRANGE reply) with one HMGET per hash
+--   fetch(code): reads a partition's field (one not read yet)
+--   read(list, step): reads those of the codes (every step-th entry of a ZRANGE reply) with one HMGET
 --   holds(code): whether the partition can give no task now: at its cap, or out of tokens (then it goes
 --     into `throttled` until its next token, and that time is a timer)
 --   allowance(code, want): how many of want tasks an ordered partition may give now (its tokens), 0 when held
@@ -91,46 +135,78 @@ end
 -- The call's gate state, set anew by O.gate at the call's first need; the functions of the gate below
 -- are built once, with the library, over these locals (built per call, their closures cost a consume
 -- about a thousand instructions a task).
-local counting, pc, ov, qc, rate, per, capacity -- the limits
-local ORDERED, byte, floor, bucket_value, units_of, K_INFLIGHT, K_BUCKETS -- (int: keys.lua's)
-local flights, bucket_units -- per code: the count, the units
-local flight_order, units_order -- codes whose value changed (or a full bucket to drop), in order
-local numbers, units_of_text -- a count by its text; a bucket's units by its text (those served in one call are alike)
+local counting, pc, ov, qc, rate, per, capacity, gated -- the limits
+local ORDERED, byte, floor, K_INFLIGHT -- (int: keys.lua's)
+-- per code read: its count (while counting; false while its read is pending) and its units (with a rate
+-- limit); known is the one of the two kept (counts, when both are), whose entry tells a code was read (a
+-- table entry costs a new key: only what the limits keep is kept); the codes whose state changed (or whose
+-- field is to go), in order
+local flights, bucket_units, known, changed
+-- a field's count and units by its text (the fields read in one call are mostly alike: each text decoded once)
+local counts_of_text, units_of_text
 -- The lists of arguments of the gate's commands, kept with the library and filled anew by each command with
 -- a count of its own (what lies past it is stale): a list built per call grows through a rehash at every
 -- doubling.
 local reading, sets, dels = {}, {}, {}
-local function note_bucket(code, text)
-    local u
-    if text then
-        u = units_of_text[text]
-        if not u then
-            u = units_of(rate, text)
-            units_of_text[text] = u
+-- reads the fields of codes[1..n] (codes not read yet, each named once); a field of no count and a full
+-- bucket is no field: it goes at the call's end. (Inline, as the take's: a call per field costs.)
+local function read_fields(codes, n)
+    local fields = O.call('HMGET', K_INFLIGHT, unpack(codes, 1, n))
+    if not rate then -- (caps only: the count alone)
+        for i = 1, n do -- (numeric loops here: ipairs costs a C call per entry)
+            local code, text, count = codes[i], fields[i], 0
+            if text then
+                count = counts_of_text[text]
+                if not count then
+                    count = gate_state(nil, text)
+                    counts_of_text[text] = count
+                end
+                if count <= 0 and code ~= '' then changed[#changed + 1] = code end
+            end
+            flights[code] = count
         end
-    else
-        u = capacity
+        return
     end
-    bucket_units[code] = u
-    if text and u >= capacity then units_order[#units_order + 1] = code end -- a full bucket is no bucket
-    return u
+    for i = 1, n do
+        local code, text = codes[i], fields[i]
+        local count, u = 0, capacity
+        if text then
+            u = units_of_text[text]
+            if u == nil then -- (each text decoded once a call)
+                count, u = gate_state(rate, text)
+                counts_of_text[text], units_of_text[text] = count, u
+            else
+                count = counts_of_text[text]
+            end
+            if count <= 0 and u >= capacity and code ~= '' then changed[#changed + 1] = code end
+        end
+        if counting then flights[code] = count end
+        bucket_units[code] = u
+    end
+end
+local one = {} -- (a list of one code, kept with the library)
+local function fetch(code)
+    one[1] = code
+    read_fields(one, 1)
 end
 local function flight(code)
     local n = flights[code]
     if n == nil then
-        n = tonumber(O.call('HGET', K_INFLIGHT, code)) or 0
-        flights[code] = n
+        fetch(code)
+        n = flights[code]
     end
     return n
 end
 local function units(code)
     local u = bucket_units[code]
-    if u == nil then u = note_bucket(code, O.call('HGET', K_BUCKETS, code)) end
+    if u == nil then
+        fetch(code)
+        u = bucket_units[code]
+    end
     return u
 end
--- the codes (every step-th entry of list) not in known, into reading; how many (while counting, usually
--- none: an ack's read has read the take's front)
-local function collect_unknown(list, step, known)
+local function read(list, step)
+    if not gated then return end
     local n = 0
     for i = 1, #list, step do
         local code = list[i]
@@ -139,35 +215,7 @@ local function collect_unknown(list, step, known)
             reading[n] = code
         end
     end
-    return n
-end
--- codes: not known yet (counts as read are mostly alike, 1 while caps do not bind: each text is parsed once)
-local function read_counts(codes, n)
-    local counts = O.call('HMGET', K_INFLIGHT, unpack(codes, 1, n))
-    for i = 1, n do -- (numeric loops here: ipairs costs a C call per entry)
-        local code, text, n = codes[i], counts[i], 0
-        if text then
-            n = numbers[text]
-            if not n then
-                n = tonumber(text)
-                numbers[text] = n
-            end
-        end
-        flights[code] = n
-    end
-end
-local function read(list, step)
-    if counting then
-        local n = collect_unknown(list, step, flights)
-        if n > 0 then read_counts(reading, n) end
-    end
-    if rate then
-        local n = collect_unknown(list, step, bucket_units)
-        if n > 0 then
-            local values = O.call('HMGET', K_BUCKETS, unpack(reading, 1, n))
-            for i = 1, n do note_bucket(reading[i], values[i] or nil) end
-        end
-    end
+    if n > 0 then read_fields(reading, n) end
 end
 -- the rule, given the partition's count and units
 -- a partition's cap: its override, else the partition cap; 0 for none (an ordered one's cap is its lock)
@@ -204,17 +252,18 @@ local function allowance(code, want)
     return want
 end
 local function took(code, n, look)
+    if not gated then return false end
+    if known[code] == nil then fetch(code) end
     local count, u
     if counting then
-        count = (flights[code] or flight(code)) + n
+        count = flights[code] + n
         flights[code] = count
-        flight_order[#flight_order + 1] = code
     end
     if rate and code ~= '' then -- ('': the queue's count; its bucket is `meta`'s queueBucket)
-        u = (bucket_units[code] or units(code)) - n * per
+        u = bucket_units[code] - n * per
         bucket_units[code] = u
-        units_order[#units_order + 1] = code
     end
+    changed[#changed + 1] = code
     return look and over(code, count, u)
 end
 local function left(codes, n_codes)
@@ -244,78 +293,93 @@ local function left(codes, n_codes)
             end
         end
     end
-    if n > 0 then read_counts(reading, n) end
-    local order = #flight_order
+    if n > 0 then read_fields(reading, n) end
     for i = 1, n_codes do
         local code = codes[i]
         local before = flights[code]
         flights[code] = before - 1
-        flight_order[order + i] = code
+        changed[#changed + 1] = code
         -- (cap_of's check of an ordered code only when at the cap: a C call per code costs)
         local cap = ov[code] or pc
         if cap > 0 and before >= cap and cap_of(code) > 0 then O.touch(code) end
     end
     local before = flights['']
     flights[''] = before - n_codes
-    flight_order[#flight_order + 1] = ''
+    changed[#changed + 1] = ''
     if qc > 0 and before >= qc and codes[1] then O.touch(codes[1]) end
 end
--- one HDEL (first: a listpack is shorter for the HSET) and one HSET per hash; a partition's count of 0
--- and a full bucket are dropped. A code named again in order is written once: its value is taken out of
--- values once written (the gate ends here). Most values are alike (a count of 1, a bucket served in this
--- call), so each is formatted once.
+-- one HDEL (first: a listpack is shorter for the HSET) and one HSET; a partition of no count and a full
+-- bucket has no field. A code changed again is written once: it is taken out of known once written (the
+-- gate ends here). Most fields are alike (a count of 1, a bucket served in this call): each is formed once
+-- (O.gate_field), kept by count, or by units, or (both kept) by count then units.
 local function save()
-    local function write(key, order, values, buckets)
-        local n_sets, n_dels = 0, 0
-        local formatted = {}
-        for i = 1, #order do
-            local code = order[i]
-            local value = values[code]
-            if value ~= nil then
-                values[code] = nil
-                if buckets and value >= capacity or not buckets and value <= 0 and code ~= '' then
-                    n_dels = n_dels + 1
-                    dels[n_dels] = code
-                else
-                    local text = formatted[value]
-                    if code == '' and not buckets then
-                        text = O.queue_count_text(value)
-                    elseif not text then
-                        if buckets then text = bucket_value(value) else text = int(value) end
-                        formatted[value] = text
-                    end
-                    sets[n_sets + 1], sets[n_sets + 2] = code, text
-                    n_sets = n_sets + 2
-                end
+    local n_sets, n_dels = 0, 0
+    local formed = {}
+    for i = 1, #changed do
+        local code = changed[i]
+        local mark = known[code] -- (the count, or with a rate limit only the units)
+        if mark ~= nil then
+            known[code] = nil
+            local count, u = mark, nil
+            if rate then
+                if counting then u = bucket_units[code] else count, u = 0, mark end
             end
-        end
-        if n_dels > 0 then O.call('HDEL', key, unpack(dels, 1, n_dels)) end
-        if n_sets > 0 then
-            if buckets then
-                sets[n_sets + 1], sets[n_sets + 2] = '', O.buckets_pad()
+            if code == '' then
+                sets[n_sets + 1], sets[n_sets + 2] = '', O.queue_count_text(count)
+                n_sets = n_sets + 2
+            elseif count <= 0 and (not rate or u >= capacity) then
+                n_dels = n_dels + 1
+                dels[n_dels] = code
+            else
+                local cache, key = formed, count
+                if rate then
+                    key = u
+                    if counting then
+                        cache = formed[count]
+                        if not cache then
+                            cache = {}
+                            formed[count] = cache
+                        end
+                    end
+                end
+                local text = cache[key]
+                if not text then
+                    text = O.gate_field(counting, rate, count, u)
+                    cache[key] = text
+                end
+                sets[n_sets + 1], sets[n_sets + 2] = code, text
                 n_sets = n_sets + 2
             end
-            O.call('HSET', key, unpack(sets, 1, n_sets))
         end
     end
-    if #flight_order > 0 then write(K_INFLIGHT, flight_order, flights, false) end
-    if #units_order > 0 then write(K_BUCKETS, units_order, bucket_units, true) end
+    if n_dels > 0 then O.call('HDEL', K_INFLIGHT, unpack(dels, 1, n_dels)) end
+    if n_sets > 0 then
+        if not counting then
+            sets[n_sets + 1], sets[n_sets + 2] = '', O.INFLIGHT_PAD
+            n_sets = n_sets + 2
+        end
+        O.call('HSET', K_INFLIGHT, unpack(sets, 1, n_sets))
+    end
 end
-local GATE = { cap_of = cap_of, flight = flight, units = units, throttle = throttle, read = read, holds = holds,
-    allowance = allowance, took = took, left = left, save = save }
+local GATE = { cap_of = cap_of, fetch = fetch, flight = flight, units = units, throttle = throttle, read = read,
+    holds = holds, allowance = allowance, took = took, left = left, save = save }
 function O.gate()
     if O.limit_gate then return O.limit_gate end
     local l = O.limits()
     counting, pc, ov, qc, rate = l.counting, l.pc, l.ov, l.qc, l.pr
-    per, capacity = rate and rate.per, rate and rate.capacity
-    ORDERED, byte, floor, bucket_value, units_of = O.ORDERED_MARK, string.byte, math.floor, O.bucket_value,
-        O.bucket_units
-    K_INFLIGHT, K_BUCKETS = O.K_INFLIGHT, O.K_BUCKETS
-    flights, bucket_units, flight_order, units_order, numbers, units_of_text = {}, {}, {}, {}, {}, {}
-    GATE.flights, GATE.flight_order, GATE.bucket_units, GATE.units_order = flights, flight_order, bucket_units,
-        units_order
+    per, capacity, gated = rate and rate.per, rate and rate.capacity, l.gated
+    ORDERED, byte, floor = O.ORDERED_MARK, string.byte, math.floor
+    K_INFLIGHT = O.K_INFLIGHT
+    flights, bucket_units, changed = {}, {}, {}
+    counts_of_text, units_of_text = {}, {}
+    known = counting and flights or bucket_units
+    GATE.flights, GATE.bucket_units, GATE.known, GATE.changed = flights, bucket_units, known, changed
     O.limit_gate = GATE
     return GATE
+end
+-- The take's note of a change it made itself (as took's, inline): code's state changed.
+function GATE.changed_one(code)
+    changed[#changed + 1] = code
 end
 
 -- Whether a partition looked at again (refresh) may not be served now whatever its head (O.gate's holds);
@@ -367,9 +431,9 @@ function O.save_limits()
     gate.save()
 end
 
--- The tasks in flight of every partition, counted from the consumers' holdings (a cap just set).
-function O.recount_flight()
-    O.call('DEL', O.K_INFLIGHT)
+-- The tasks in flight of every partition, counted from the consumers' holdings (a cap just set): per
+-- code, and the queue's total.
+local function count_flight()
     local counts, total = {}, 0
     for _, consumer in ipairs(O.call('ZRANGE', O.K_CONSUMERS, '0', '-1')) do
         local held = O.call('HGETALL', O.holding_key(consumer))
@@ -385,29 +449,55 @@ function O.recount_flight()
             total = total + 1
         end
     end
+    return counts, total
+end
+
+-- `inflight` written anew for new limits (nil: none): the counts recounted while a cap is set, and each
+-- partition's bucket kept when kept_rate (the partition rate limit, the same before and after) is given.
+local function rewrite_inflight(new, kept_rate)
+    local kept = {}
+    if kept_rate then
+        local fields = O.call('HGETALL', O.K_INFLIGHT)
+        for i = 1, #fields, 2 do
+            if fields[i] ~= '' then
+                local _, u = O.gate_state(kept_rate, fields[i + 1])
+                if u < kept_rate.capacity then kept[fields[i]] = u end
+            end
+        end
+    end
+    O.call('DEL', O.K_INFLIGHT)
+    if not (new and new.gated) then return end
+    local counts, total = {}, 0
+    if new.counting then counts, total = count_flight() end
     local args = {}
-    for code, n in pairs(counts) do
-        args[#args + 1] = code
-        args[#args + 1] = O.int(n)
+    local function put(code)
+        local text = O.gate_field(new.counting, new.pr, counts[code] or 0, kept[code] or (new.pr and new.pr.capacity))
+        if text then
+            args[#args + 1] = code
+            args[#args + 1] = text
+        end
+    end
+    for code in pairs(counts) do put(code) end
+    for code in pairs(kept) do
+        if not counts[code] then put(code) end
     end
     args[#args + 1] = ''
-    args[#args + 1] = O.queue_count_text(total)
+    args[#args + 1] = new.counting and O.queue_count_text(total) or O.INFLIGHT_PAD
     O.call('HSET', O.K_INFLIGHT, unpack(args))
 end
 
--- The caps or limits changed (configure): counts and buckets start anew and every partition is looked at
--- again. Costs one look per partition: configuring is rare.
+-- The caps or limits changed (configure): counts start anew, buckets too unless the partition rate limit
+-- is the same, and every partition is looked at again. Costs one look per partition: configuring is rare.
 function O.limits_changed(old, new)
     local function same_rate(a, b)
         if not a or not b then return a == b end
         return a.permits == b.permits and a.per == b.per and a.burst == b.burst
     end
     O.limit_gate = nil -- (nothing of the old limits is kept in the call)
-    if new and new.counting then O.recount_flight() else O.call('DEL', O.K_INFLIGHT) end
-    if not (old and new and same_rate(old.pr, new.pr)) then
-        O.call('DEL', O.K_BUCKETS)
-        O.call('DEL', O.K_THROTTLED)
-    end
+    local same_partition_rate = old and new and same_rate(old.pr, new.pr)
+    rewrite_inflight(new, same_partition_rate and old.pr or nil)
+    O.call('DEL', O.K_BUCKETS) -- (the partitions' buckets before 2026-12-02)
+    if not same_partition_rate then O.call('DEL', O.K_THROTTLED) end
     if not (old and new and same_rate(old.qr, new.qr)) then
         O.call('HDEL', O.K_META, 'queueBucket')
         O.meta().queue_bucket = nil

@@ -20,20 +20,14 @@ local capped, throttled = 0, 0
 local limits = O.limits()
 if limits then
     local waits = O.partition_exists -- (a partition with tasks waiting exists)
-    if limits.counting then
-        local flights = call('HGETALL', K_INFLIGHT)
-        for i = 1, #flights, 2 do
-            local code = flights[i]
-            local cap = code ~= '' and O.gate().cap_of(code) or 0 -- '' holds the queue's count
-            if cap > 0 and tonumber(flights[i + 1]) >= cap and waits(code) then capped = capped + 1 end
-        end
-    end
-    if limits.pr then
-        local buckets = call('HGETALL', K_BUCKETS)
-        for i = 1, #buckets, 2 do -- ('' holds no bucket: O.buckets_pad)
-            if buckets[i] ~= '' and O.bucket_units(limits.pr, buckets[i + 1]) < limits.pr.per and waits(buckets[i]) then
-                throttled = throttled + 1
-            end
+    local fields = call('HGETALL', K_INFLIGHT)
+    for i = 1, #fields, 2 do
+        local code = fields[i]
+        if code ~= '' then -- ('' holds the queue's count)
+            local count, units = O.gate_state(limits.pr, fields[i + 1])
+            local cap = limits.counting and O.gate().cap_of(code) or 0
+            if cap > 0 and count >= cap and waits(code) then capped = capped + 1 end
+            if limits.pr and units < limits.pr.per and waits(code) then throttled = throttled + 1 end
         end
     end
 end

@@ -166,6 +166,21 @@ public abstract class RateLimitsContract extends ContractContext {
     }
 
     @Test
+    void a_new_cap_keeps_the_partition_buckets_while_the_rate_stays() {
+        RateLimit oneAMinute = RateLimit.of(1, Duration.ofMinutes(1));
+        configure(s -> s.partitionRateLimit(oneAMinute).partitionConcurrency(5));
+        given(numberedTasksIn(regularPartition("p"), "p-", 3));
+        assertThat(consumeIds(workerA(), 5)).containsExactly("p-1");
+
+        configure(s -> s.partitionRateLimit(oneAMinute).partitionConcurrency(3));
+
+        assertThat(consumeIds(workerB(), 5)).as("the bucket emptied before the new cap").isEmpty();
+        assertThat(store.stats().throttledPartitions()).isEqualTo(1);
+        advance(Duration.ofMinutes(1));
+        assertThat(consumeIds(workerB(), 5)).containsExactly("p-2");
+    }
+
+    @Test
     void limits_are_read_back_and_checked() {
         QueueSettings limited = QueueSettings.builder().queueRateLimit(RateLimit.of(100, SECOND).withBurst(20))
                 .partitionRateLimit(new RateLimit(3, Duration.ofMillis(250), 1)).build();
