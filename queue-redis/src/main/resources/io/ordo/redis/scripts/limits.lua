@@ -377,10 +377,6 @@ function O.gate()
     O.limit_gate = GATE
     return GATE
 end
--- The take's note of a change it made itself (as took's, inline): code's state changed.
-function GATE.changed_one(code)
-    changed[#changed + 1] = code
-end
 
 -- Whether a partition looked at again (refresh) may not be served now whatever its head (O.gate's holds);
 -- one with tokens again leaves `throttled`.
