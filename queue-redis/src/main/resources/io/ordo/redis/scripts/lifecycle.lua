@@ -61,12 +61,12 @@ function O.take(consumer, max, reply)
     local room, gate, counted_head = max, nil, nil
     -- a regular partition's count and bucket are kept here as the gate's took keeps them, without a call
     -- to it per task (a regular partition's cap: its override, else the partition cap, as the gate's cap_of)
-    local known, changed, flights, overrides, partition_cap
+    local changed, flights, overrides, partition_cap
     local bucket_units, per
     if limits then
         room = O.room(max)
         gate = O.gate()
-        if limits.gated then known, changed = gate.known, gate.changed end
+        if limits.gated then changed = gate.changed end
         if limits.counting then
             counted_head = O.counted_lease_head() -- (the lease names the partition)
             flights, overrides, partition_cap = gate.flights, limits.ov, limits.pc
@@ -209,7 +209,7 @@ function O.take(consumer, max, reply)
                 end
                 -- with limits: a partition now at its cap or out of tokens leaves `ready`, keeping its turn
                 local held = false
-                if known then -- (as gate.took: counted, and held when at its cap; gate.read read it)
+                if changed then -- (as gate.took: counted, and held when at its cap; gate.read read it)
                     changed[#changed + 1] = code
                     if flights then
                         local count = flights[code] + 1

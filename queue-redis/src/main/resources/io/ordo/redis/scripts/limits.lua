@@ -96,17 +96,15 @@ function O.gate_field(counting, rate, count, units)
     return struct.pack('>Bi4i8I6', 1, count, units, O.NOW)
 end
 
--- The queue's bucket's units now, from `meta`'s queueBucket (nil: full).
+-- The queue's bucket's units now, from `meta`'s queueBucket (nil: full): a partition's bucket-only field,
+-- or the "units:at" text of before 2026-12-02.
 function O.bucket_units(rate, text)
-    if not text then return rate.capacity end
-    local units, at
-    if string.byte(text, 1) == 0 then
-        units, at = struct.unpack('>i8I6', text, 2)
-    else
+    if text and string.byte(text, 1) ~= 0 then
         local colon = string.find(text, ':', 1, true)
-        units, at = tonumber(string.sub(text, 1, colon - 1)), tonumber(string.sub(text, colon + 1))
+        return refilled(rate, tonumber(string.sub(text, 1, colon - 1)), tonumber(string.sub(text, colon + 1)))
     end
-    return refilled(rate, units, at)
+    local _, units = gate_state(rate, text)
+    return units
 end
 
 function O.next_token_at(rate, units)
@@ -119,8 +117,7 @@ end
 -- the call's end by O.save_limits, from finish) and the checks on them, as functions over locals: the take
 -- runs them for every task, and a call of a local function with no table lookups costs a fraction of a call
 -- through `O`. nil until the call first needs it.
---   flight(code), units(code): a partition's tasks in flight ('': the queue's) and bucket units now
---   fetch(code): reads a partition's field (one not read yet)
+--   flight(code): a partition's tasks in flight ('': the queue's)
 --   read(list, step): reads those of the codes (every step-th entry of a ZRANGE reply) with one HMGET
 --   holds(code): whether the partition can give no task now: at its cap, or out of tokens (then it goes
 --     into `throttled` until its next token, and that time is a timer)
@@ -361,8 +358,8 @@ local function save()
         O.call('HSET', K_INFLIGHT, unpack(sets, 1, n_sets))
     end
 end
-local GATE = { cap_of = cap_of, fetch = fetch, flight = flight, units = units, throttle = throttle, read = read,
-    holds = holds, allowance = allowance, took = took, left = left, save = save }
+local GATE = { cap_of = cap_of, flight = flight, throttle = throttle, read = read, holds = holds,
+    allowance = allowance, took = took, left = left, save = save }
 function O.gate()
     if O.limit_gate then return O.limit_gate end
     local l = O.limits()
@@ -373,7 +370,7 @@ function O.gate()
     flights, bucket_units, changed = {}, {}, {}
     counts_of_text, units_of_text = {}, {}
     known = counting and flights or bucket_units
-    GATE.flights, GATE.bucket_units, GATE.known, GATE.changed = flights, bucket_units, known, changed
+    GATE.flights, GATE.bucket_units, GATE.changed = flights, bucket_units, changed
     O.limit_gate = GATE
     return GATE
 end
