@@ -4,7 +4,7 @@ package io.ordo.ports;
  * One queue's tasks, as the backend keeps them (docs/contract.md, "Operations"): what a backend implements.
  * It is the union of the roles its users depend on: {@link TaskPublishing} (a publisher),
  * {@link TaskConsuming} and {@link QueueMaintenance} (a worker), {@link TaskInspection} (gauges,
- * dashboards), {@link DeadLetterAdmin}, {@link QueueAdmin} and {@link QueueSchedules} (operators).
+ * dashboards), {@link DeadLetterAdmin}, {@link QueueAdmin}, {@link QueueSchedules} and {@link ConsumerGroups} (operators).
  *
  * <p>Every method is one atomic step on the backend. Expected outcomes come back as values;
  * exceptions mean bad input ({@link io.ordo.domain.InvalidInputException}, nothing written) or
@@ -18,5 +18,5 @@ package io.ordo.ports;
  * {@code settings}), or the task at fault in a batch ({@code tasks[i]}, {@code tasks[i].payload}).
  */
 public interface TaskStore extends TaskPublishing, TaskConsuming, QueueMaintenance, TaskInspection, DeadLetterAdmin,
-        QueueAdmin, QueueSchedules {
+        QueueAdmin, QueueSchedules, ConsumerGroups {
 }

@@ -1,5 +1,6 @@
 package io.ordo.ports;
 
+import io.ordo.domain.GroupName;
 import io.ordo.domain.QueueName;
 
 import java.util.List;
@@ -13,6 +14,14 @@ import java.util.List;
 public interface TaskStoreFactory extends AutoCloseable {
     /** The store of one queue (cheap; may be called for every queue). */
     TaskStore forQueue(QueueName queue);
+
+    /**
+     * The store of one consumer group of a queue (cheap): its consuming, acking, inspection, dead letters,
+     * pause and settings are the group's; the group need not exist yet, but a call that needs its state
+     * (all but publishing, the schedules and the groups' own administration) throws
+     * {@link io.ordo.domain.InvalidInputException} naming {@code group} while it does not.
+     */
+    TaskStore forGroup(QueueName queue, GroupName group);
 
     /** Queues that hold any data on this backend, by name (for operators' views; may scan the backend). */
     List<QueueName> knownQueues();
