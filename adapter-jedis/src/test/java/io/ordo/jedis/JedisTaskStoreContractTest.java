@@ -1,5 +1,6 @@
 package io.ordo.jedis;
 
+import io.ordo.domain.GroupName;
 import io.ordo.domain.QueueName;
 import io.ordo.ports.TaskStore;
 import io.ordo.ports.VirtualClock;
@@ -16,5 +17,10 @@ class JedisTaskStoreContractTest extends TaskStoreCompatibilityKit {
     @Override
     protected TaskStore createStore(QueueName queue, VirtualClock clock) {
         return stores.create(queue, clock);
+    }
+
+    @Override
+    protected TaskStore createGroupStore(QueueName queue, GroupName group, VirtualClock clock) {
+        return stores.createGroup(queue, group, clock);
     }
 }

@@ -1,5 +1,6 @@
 package io.ordo.lettuce;
 
+import io.ordo.domain.GroupName;
 import io.ordo.domain.QueueName;
 import io.ordo.ports.TaskStore;
 import io.ordo.ports.VirtualClock;
@@ -14,5 +15,10 @@ class LettuceTaskStoreContractTest extends TaskStoreCompatibilityKit {
     @Override
     protected TaskStore createStore(QueueName queue, VirtualClock clock) {
         return stores.create(queue, clock);
+    }
+
+    @Override
+    protected TaskStore createGroupStore(QueueName queue, GroupName group, VirtualClock clock) {
+        return stores.createGroup(queue, group, clock);
     }
 }

@@ -1,7 +1,9 @@
 package io.ordo.redis;
 
+import io.ordo.domain.GroupName;
 import io.ordo.domain.InvalidInputException;
 import io.ordo.domain.QueueName;
+import io.ordo.domain.Validate;
 
 import java.util.List;
 import java.util.Optional;
@@ -43,17 +45,19 @@ public final class KeySchema {
     private final QueueName queue;
     private final String tag;
     private final String prefix;
+    private final GroupName group;
     private final byte[][] declaredKeys;
 
-    private KeySchema(QueueName queue, String tag) {
+    private KeySchema(QueueName queue, String tag, GroupName group) {
         this.queue = queue;
         this.tag = tag;
-        this.prefix = "ordo:{" + tag + "}:";
+        this.group = group;
+        this.prefix = "ordo:{" + tag + "}:" + (group == null ? "" : "g=" + group.value() + ":");
         this.declaredKeys = new byte[][] {bytes(prefix + "meta")};
     }
 
     public static KeySchema of(QueueName queue) {
-        return new KeySchema(queue, queue.value());
+        return new KeySchema(queue, queue.value(), null);
     }
 
     /**
@@ -64,7 +68,26 @@ public final class KeySchema {
         if (index < 0 || index >= MAX_SHARDS) {
             throw new InvalidInputException("shard", "must be 0.." + (MAX_SHARDS - 1) + ", was " + index);
         }
-        return new KeySchema(queue, queue.value() + "#" + index);
+        return new KeySchema(queue, queue.value() + "#" + index, null);
+    }
+
+    /**
+     * The keys of one consumer group of this queue (or shard): the queue's kinds under
+     * {@code ordo:{<tag>}:g=<group>:}, in the queue's slot (docs/groups.md). Group names are letters, digits
+     * and {@code . _ -}, so they cannot spell a partition's or a consumer's key, which follow other kinds.
+     */
+    public KeySchema forGroup(GroupName group) {
+        return new KeySchema(queue, tag, Validate.notNull("group", group));
+    }
+
+    /** The keys of the queue (or shard) itself, the group's queue for a group's keys. */
+    public KeySchema queueKeys() {
+        return group == null ? this : new KeySchema(queue, tag, null);
+    }
+
+    /** The consumer group whose keys these are; empty for the queue's own. */
+    public Optional<GroupName> group() {
+        return Optional.ofNullable(group);
     }
 
     public QueueName queue() {
@@ -98,7 +121,7 @@ public final class KeySchema {
         return tag;
     }
 
-    /** What every key of the queue starts with, e.g. {@code ordo:{orders}:}. */
+    /** What every key of the queue starts with, e.g. {@code ordo:{orders}:} ({@code ordo:{orders}:g=billing:} for a group). */
     public String prefix() {
         return prefix;
     }

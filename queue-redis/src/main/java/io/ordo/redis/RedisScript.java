@@ -67,7 +67,13 @@ public enum RedisScript {
      * Reply: {@link PublishReply}, or {2} when the schedule's last slot moved on. Its body runs after
      * {@code publish_tasks}, publish's body as a function ({@link RedisLibrary}).
      */
-    FIRE_SCHEDULE("fire_schedule", PublishOutcome.DUPLICATE, PublishOutcome.CREATED);
+    FIRE_SCHEDULE("fire_schedule", PublishOutcome.DUPLICATE, PublishOutcome.CREATED),
+    /** Reply: 1 created, 0 it exists, -1 the queue has the most groups it may, -2 a deletion of it is unfinished. */
+    GROUP_CREATE("group_create"),
+    /** Reply: the group names. */
+    GROUPS("groups"),
+    /** Reply: {1 when the group was listed, 1 when none of its keys is left}: called until done. */
+    GROUP_DELETE("group_delete");
 
     /** publish's reply: {ACCEPTED, outcome code per task} or {OVER_LIMIT, task index, payload size, limit}. */
     static final class PublishReply {

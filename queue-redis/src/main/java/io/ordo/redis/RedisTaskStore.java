@@ -2,6 +2,7 @@ package io.ordo.redis;
 
 import io.ordo.domain.ConsumerId;
 import io.ordo.domain.DeadLetter;
+import io.ordo.domain.GroupName;
 import io.ordo.domain.InvalidInputException;
 import io.ordo.domain.Lease;
 import io.ordo.domain.NewTask;
@@ -63,6 +64,8 @@ public final class RedisTaskStore implements TaskStore {
             .maxPayloadBytes(QueueSettings.PAYLOAD_LIMIT).build();
 
     private final KeySchema keys;
+    /** The queue's own keys: publishing, schedules and the groups' administration are the queue's. */
+    private final KeySchema queueKeys;
     private final ScriptExecutor executor;
     private final Clock clockOverride;
 
@@ -77,6 +80,7 @@ public final class RedisTaskStore implements TaskStore {
     /** The store on the given keys: those of a queue, or of one shard of a sharded queue. */
     public RedisTaskStore(KeySchema keys, ScriptExecutor executor, Clock clockOverride) {
         this.keys = Validate.notNull("keys", keys);
+        this.queueKeys = keys.queueKeys();
         this.executor = Validate.notNull("executor", executor);
         this.clockOverride = clockOverride;
     }
@@ -84,6 +88,11 @@ public final class RedisTaskStore implements TaskStore {
     @Override
     public QueueName queue() {
         return keys.queue();
+    }
+
+    @Override
+    public Optional<GroupName> group() {
+        return keys.group();
     }
 
     /** The keys of this queue, for diagnostics. */
@@ -100,7 +109,7 @@ public final class RedisTaskStore implements TaskStore {
         for (NewTask task : batch) {
             args.add(task.id().value()).add(TaskRecords.publishBlob(task));
         }
-        List<Object> reply = run(RedisScript.PUBLISH, args);
+        List<Object> reply = runOnQueue(RedisScript.PUBLISH, args);
         if (Replies.number(reply, PublishReply.STATUS) != PublishReply.ACCEPTED) {
             // over the queue's payload limit: the domain rules name the task, exactly as every backend does
             int limit = Replies.integer(reply, PublishReply.LIMIT);
@@ -121,7 +130,8 @@ public final class RedisTaskStore implements TaskStore {
             return PublishRules.validate(tasks, LARGEST_PAYLOAD);
         } catch (InvalidInputException e) {
             if (e.field().endsWith(".payload")) {
-                PublishRules.validate(tasks, settings()); // names the first task over the queue's own limit
+                // names the first task over the queue's own limit
+                PublishRules.validate(tasks, QueueLimits.decode(runOnQueue(RedisScript.SETTINGS, new Args().add(now()))));
             }
             throw e;
         }
@@ -462,6 +472,57 @@ public final class RedisTaskStore implements TaskStore {
         return executor.run(script, keys, args.toArray());
     }
 
+    private List<Object> runOnQueue(RedisScript script, Args args) {
+        return executor.run(script, queueKeys, args.toArray());
+    }
+
+    // ---------------------------------------------------------------- consumer groups
+
+    @Override
+    public boolean createGroup(GroupName group) {
+        Validate.notNull("group", group);
+        while (true) {
+            long reply = Replies.number(runOnQueue(RedisScript.GROUP_CREATE,
+                    new Args().add(now()).add(group.value()).add(MAX_GROUPS)), 0);
+            if (reply == -1) {
+                throw new InvalidInputException("group", "queue " + queue() + " has " + MAX_GROUPS
+                        + " consumer groups, the most it may have");
+            }
+            if (reply != -2) {
+                return reply == 1;
+            }
+            deleteGroupKeys(group); // an earlier deletion of a group of that name stopped before its end
+        }
+    }
+
+    @Override
+    public List<GroupName> groups() {
+        List<Object> reply = runOnQueue(RedisScript.GROUPS, new Args().add(now()));
+        List<GroupName> names = new ArrayList<>(reply.size());
+        for (int i = 0; i < reply.size(); i++) {
+            names.add(GroupName.of(Replies.text(reply, i)));
+        }
+        return names;
+    }
+
+    @Override
+    public boolean deleteGroup(GroupName group) {
+        Validate.notNull("group", group);
+        return deleteGroupKeys(group);
+    }
+
+    /** Deletes the group's keys a bounded chunk per call; whether the queue listed the group. */
+    private boolean deleteGroupKeys(GroupName group) {
+        boolean listed = false;
+        while (true) {
+            List<Object> reply = runOnQueue(RedisScript.GROUP_DELETE, new Args().add(now()).add(group.value()));
+            listed |= Replies.number(reply, 0) == 1;
+            if (Replies.number(reply, 1) == 1) {
+                return listed;
+            }
+        }
+    }
+
     // ---------------------------------------------------------------- schedules
 
     @Override
@@ -470,7 +531,7 @@ public final class RedisTaskStore implements TaskStore {
         Args args = new Args().add(now()).add(schedule.id()).add(ScheduleRecords.definition(schedule))
                 .add(schedule.start() == null ? "" : Long.toString(schedule.start().toEpochMilli()))
                 .add(MAX_SCHEDULES);
-        long reply = Replies.number(run(RedisScript.SCHEDULE_PUT, args), 0);
+        long reply = Replies.number(runOnQueue(RedisScript.SCHEDULE_PUT, args), 0);
         if (reply < 0) {
             throw new InvalidInputException("schedule", "a queue keeps at most " + MAX_SCHEDULES + " schedules");
         }
@@ -480,12 +541,12 @@ public final class RedisTaskStore implements TaskStore {
     @Override
     public boolean removeSchedule(String id) {
         Validate.text("id", id, Schedule.MAX_ID_LENGTH);
-        return Replies.number(run(RedisScript.SCHEDULE_REMOVE, new Args().add(now()).add(id)), 0) == 1;
+        return Replies.number(runOnQueue(RedisScript.SCHEDULE_REMOVE, new Args().add(now()).add(id)), 0) == 1;
     }
 
     @Override
     public List<ScheduleEntry> schedules() {
-        List<Object> reply = run(RedisScript.SCHEDULES, new Args().add(now()));
+        List<Object> reply = runOnQueue(RedisScript.SCHEDULES, new Args().add(now()));
         return entries(reply);
     }
 
@@ -513,7 +574,7 @@ public final class RedisTaskStore implements TaskStore {
      */
     @Override
     public ScheduleFiring fireDueSchedules() {
-        List<Object> read = run(RedisScript.SCHEDULES, new Args().add(now()));
+        List<Object> read = runOnQueue(RedisScript.SCHEDULES, new Args().add(now()));
         long serverNow = Replies.number(read, 0);
         Map<String, String> digests = digests(read);
         ScheduleFiring firing = ScheduleFiring.NONE;
@@ -529,7 +590,7 @@ public final class RedisTaskStore implements TaskStore {
                 NewTask task = entry.schedule().taskOf(slot);
                 args.add(task.id().value()).add(TaskRecords.publishBlob(task));
             }
-            List<Object> reply = run(RedisScript.FIRE_SCHEDULE, args);
+            List<Object> reply = runOnQueue(RedisScript.FIRE_SCHEDULE, args);
             if (Replies.number(reply, PublishReply.STATUS) != PublishReply.ACCEPTED) {
                 continue; // handled by another firer, replaced, or over the queue's payload limit: the slots wait
             }

@@ -1,5 +1,6 @@
 package io.ordo.redis;
 
+import io.ordo.domain.GroupName;
 import io.ordo.domain.QueueName;
 import io.ordo.domain.Validate;
 import io.ordo.ports.Clock;
@@ -38,6 +39,25 @@ public final class RedisTaskStoreFactory implements TaskStoreFactory {
     public TaskStore forQueue(QueueName queue, Clock clock) {
         executor.ensureOpen();
         return new RedisTaskStore(queue, executor, Validate.notNull("clock", clock));
+    }
+
+    @Override
+    public TaskStore forGroup(QueueName queue, GroupName group) {
+        executor.ensureOpen();
+        return new RedisTaskStore(KeySchema.of(Validate.notNull("queue", queue)).forGroup(group), executor, null);
+    }
+
+    /** {@link #forGroup(QueueName, GroupName)} on a clock of the caller's, like {@link #forQueue(QueueName, Clock)}. */
+    public TaskStore forGroup(QueueName queue, GroupName group, Clock clock) {
+        executor.ensureOpen();
+        return new RedisTaskStore(KeySchema.of(Validate.notNull("queue", queue)).forGroup(group), executor,
+                Validate.notNull("clock", clock));
+    }
+
+    /** The store of one consumer group of shard {@code index} of a sharded queue (docs/groups.md). */
+    public TaskStore forShardGroup(QueueName queue, int index, GroupName group, Clock clock) {
+        executor.ensureOpen();
+        return new RedisTaskStore(KeySchema.forShard(queue, index).forGroup(group), executor, clock);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.ordo.redis;
 
+import io.ordo.domain.InvalidInputException;
 import io.ordo.domain.OrdoException;
 import io.ordo.ports.QueueCapacityException;
 import io.ordo.ports.QueueDataException;
@@ -198,6 +199,10 @@ public final class ScriptExecutor {
         if (message.startsWith("OOM")) {
             return new QueueCapacityException("Redis at " + address + " is over its maxmemory and refused "
                     + operation + " of queue " + keys.queue() + " before writing anything: " + message, e);
+        }
+        if (message.startsWith("ORDO_NO_GROUP")) {
+            return new InvalidInputException("group", "queue " + keys.queue() + " has no consumer group "
+                    + keys.group().map(Object::toString).orElse("(none named)"));
         }
         if (message.startsWith("WRONGTYPE")) {
             Matcher key = KEY_IN_ERROR.matcher(message);

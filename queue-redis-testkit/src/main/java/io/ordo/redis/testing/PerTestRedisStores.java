@@ -1,5 +1,6 @@
 package io.ordo.redis.testing;
 
+import io.ordo.domain.GroupName;
 import io.ordo.domain.QueueName;
 import io.ordo.ports.TaskStore;
 import io.ordo.ports.VirtualClock;
@@ -38,6 +39,14 @@ public final class PerTestRedisStores implements StoreUnderTest, BeforeEachCallb
             factory = client.apply(RedisOptions.create(server.uri()));
         }
         return factory.forQueue(queue, clock);
+    }
+
+    /** The store of a consumer group of the queue, on the same factory as {@link #create}'s. */
+    public TaskStore createGroup(QueueName queue, GroupName group, VirtualClock clock) {
+        if (factory == null) {
+            factory = client.apply(RedisOptions.create(server.uri()));
+        }
+        return factory.forGroup(queue, group, clock);
     }
 
     @Override

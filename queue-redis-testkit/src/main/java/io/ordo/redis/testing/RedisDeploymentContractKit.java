@@ -1,5 +1,6 @@
 package io.ordo.redis.testing;
 
+import io.ordo.domain.GroupName;
 import io.ordo.domain.QueueName;
 import io.ordo.ports.TaskStore;
 import io.ordo.ports.VirtualClock;
@@ -34,6 +35,11 @@ public abstract class RedisDeploymentContractKit extends TaskStoreCompatibilityK
     @Override
     protected TaskStore createStore(QueueName queue, VirtualClock clock) {
         return factory().forQueue(queue, clock);
+    }
+
+    @Override
+    protected TaskStore createGroupStore(QueueName queue, GroupName group, VirtualClock clock) {
+        return factory().forGroup(queue, group, clock);
     }
 
     /** The class's one factory, connected as the least-privilege user. */

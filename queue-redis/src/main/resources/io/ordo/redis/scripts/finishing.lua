@@ -161,6 +161,7 @@ local give_back = O.give_back
 -- this many, each one call: one call stays well under 10 ms at a million dead letters (reliability.md).
 O.REDRIVE_CHUNK = 50
 O.PURGE_CHUNK = 500
+O.GROUP_DELETE_CHUNK = 200 -- the partitions and consumers of a deleted group whose keys go per call (at most)
 O.RECLAIM_CHUNK = 15 -- the tasks of dead consumers taken back per reclaim call (at most)
 -- the overdue tasks of live consumers taken back per reclaim call (at most): fewer, as each is found by a
 -- scan and an ordered one may bring its batch back with it

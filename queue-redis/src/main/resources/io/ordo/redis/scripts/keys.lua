@@ -47,16 +47,21 @@ O.ORDERED_LEASE = 111           -- 'o': a lease value of a task of an ordered pa
 O.key_sets, O.key_set_count = {}, 0
 
 -- Called first by every function: binds the queue's keys and forgets what the previous call learnt.
--- Returns the fixed keys in O.KINDS order.
-function O.begin(keys)
+-- Returns the fixed keys in O.KINDS order. The keys of a consumer group are those of a queue under the
+-- group's prefix (O.group_prefix); a call on a group that does not exist fails before it reads anything
+-- else, unless it is one of the groups' own administration (deleting), which passes any_group.
+function O.begin(keys, any_group)
     local meta = keys[1]
     local set = O.key_sets[meta]
     if not set then
         if O.key_set_count >= 1000 then O.key_sets, O.key_set_count = {}, 0 end
         local prefix = string.sub(meta, 1, -5)
-        set = { prefix = prefix }
+        set = { prefix = prefix, group = string.find(prefix, O.GROUP_MARK, 1, true) ~= nil }
         for i, kind in ipairs(O.KINDS) do set[i] = prefix .. kind end
         O.key_sets[meta], O.key_set_count = set, O.key_set_count + 1
+    end
+    if set.group and not any_group and redis.call('HEXISTS', meta, 'group') == 0 then
+        error({ err = 'ORDO_NO_GROUP no such consumer group (' .. meta .. ')' })
     end
     O.PREFIX = set.prefix
     O.K_META, O.K_TASKS, O.K_READY, O.K_DELAYED, O.K_WAKE, O.K_BLOCKED, O.K_TURNS, O.K_PARKED, O.K_STALE,
@@ -77,6 +82,32 @@ function O.begin(keys)
     O.take_prepared, O.promotion, O.list_lengths = false, nil, {}
     O.limit_gate, O.take_front = nil, nil
     return set
+end
+
+-- ---------------------------------------------------------------- consumer groups
+-- (docs/groups.md) A group's keys are a queue's kinds under `<the queue's prefix>g=<name>:` (names are
+-- letters, digits and `. _ -`, so they cannot spell a partition's or a consumer's key, which follow other
+-- kinds). The queue's meta lists its groups in its field `groups`, by name, joined by ','; a group's
+-- meta holds the field `group` while the group exists.
+O.GROUP_MARK = '}:g='
+function O.group_prefix(name) return O.PREFIX .. 'g=' .. name .. ':' end
+
+-- The queue's groups, by name (O.PREFIX: the queue's own keys).
+function O.group_names()
+    local names = {}
+    local listed = O.call('HGET', O.K_META, 'groups')
+    if listed then
+        for name in string.gmatch(listed, '[^,]+') do names[#names + 1] = name end
+    end
+    return names
+end
+
+-- The meta keys of the views a publish delivers to: the queue's own, or each of its groups.
+function O.publish_targets()
+    local names = O.group_names()
+    if #names == 0 then return { O.K_META } end
+    for i, name in ipairs(names) do names[i] = O.group_prefix(name) .. 'meta' end
+    return names
 end
 
 -- ---------------------------------------------------------------- keys of the wrong type

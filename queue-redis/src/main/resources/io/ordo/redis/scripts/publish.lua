@@ -1,6 +1,9 @@
 #!lua
 -- Publishes a batch: every task is checked before anything is written. New tasks get the next seq
 -- and join their partitions; an id that exists (or was acked inside the dedup window) is a duplicate.
+-- A queue with consumer groups (docs/groups.md) delivers the batch to each of its groups instead of its
+-- own view, in the same step: the checks are made for every group (and the queue's own view, whose ids
+-- count for duplicates too) before the first write, then the tasks are written group by group.
 -- Reply: {0, outcome per task (1 created, 0 duplicate)} or {1, index, payload size, limit} when a
 -- payload is over the queue's limit.
 local clock = ARGV[1]
@@ -21,42 +24,62 @@ for i = FIRST_TASK, #ARGV, 2 do
         return { 1, (i - FIRST_TASK) / 2, size, limit }
     end
 end
-O.verify_fixed(O.PUBLISH_SKIPS)
--- A task publish_ready will append (the test it makes, run ahead) writes only its partition's list; any
--- other may write its partition's sorted sets too. The list counters are moved as if every task were
--- listed, which can only make the test fail more often than it will: a task is never under-probed.
-local lowest, latest, no_stale = counter('lowestListed'), counter('latestListed'), counter('stale') == 0
-for i = FIRST_TASK, #ARGV, 2 do
-    local priority, delay, code_length = struct.unpack('>HI6xxxxI2', ARGV[i + 1])
-    priority, delay = priority - 1000, delay_of(delay)
-    local code = string.sub(ARGV[i + 1], TAIL + 2, TAIL + 1 + code_length)
-    O.verify_partition(code, delay == 0 and no_stale and not is_ordered(code) and priority <= lowest
-        and NOW >= latest)
-    lowest, latest = math.min(lowest, priority), math.max(latest, NOW + delay)
+local queue_meta = K_META
+-- the views the batch goes to: the queue's own, or each of its groups
+local targets = O.publish_targets()
+local function bind(meta)
+    K_META, K_TASKS, K_READY, K_DELAYED, K_WAKE, K_BLOCKED, K_TURNS, K_PARKED, K_STALE, K_LOCKS, K_CONSUMERS,
+        K_DEAD, K_ACKED, K_READYAT, K_READYAT_N, K_SIGNAL, K_HEARTBEATS, K_LOCK_SINCE, K_INFLIGHT, K_BUCKETS,
+        K_THROTTLED = unpack(O.begin({ meta }))
 end
 
--- The ids that name a task already, read with one HMGET per thousand; the records written at the end.
-local exists = {}
 local ids = {}
 for i = FIRST_TASK, #ARGV, 2 do ids[#ids + 1] = ARGV[i] end
-for first = 1, #ids, 1000 do
-    local last = math.min(first + 999, #ids)
-    local records = call('HMGET', K_TASKS, unpack(ids, first, last))
-    for j = first, last do
-        if records[j - first + 1] then exists[ids[j]] = true end
+local exists = {}    -- ids that name a task already, in any view
+local forget = {}    -- per view, the acked ids given whose dedup window has passed: forgotten now
+-- Reads, for one view, which ids it holds or remembers (one HMGET per thousand).
+local function read_known(meta)
+    local known = {}
+    for first = 1, #ids, 1000 do
+        local last = math.min(first + 999, #ids)
+        local records = call('HMGET', K_TASKS, unpack(ids, first, last))
+        for j = first, last do
+            if records[j - first + 1] then exists[ids[j]] = true end
+        end
     end
+    if call('EXISTS', K_ACKED) == 1 then
+        for _, id in ipairs(ids) do
+            local free_at = not exists[id] and call('ZSCORE', K_ACKED, id)
+            if free_at then
+                if tonumber(free_at) > NOW then exists[id] = true else known[#known + 1] = id end
+            end
+        end
+    end
+    forget[meta] = known
 end
-O.unsaved, O.unsaved_order = {}, {}
 
-local remembers_acks = call('EXISTS', K_ACKED) == 1
-local function is_duplicate(id)
-    if exists[id] then return true end
-    if not remembers_acks then return false end
-    local free_at = call('ZSCORE', K_ACKED, id)
-    if not free_at then return false end
-    if tonumber(free_at) > NOW then return true end
-    call('ZREM', K_ACKED, id)
-    return false
+for t, meta in ipairs(targets) do
+    if t > 1 or meta ~= queue_meta then bind(meta) end
+    O.verify_fixed(O.PUBLISH_SKIPS)
+    -- A task publish_ready will append (the test it makes, run ahead) writes only its partition's list; any
+    -- other may write its partition's sorted sets too. The list counters are moved as if every task were
+    -- listed, which can only make the test fail more often than it will: a task is never under-probed.
+    local lowest, latest, no_stale = counter('lowestListed'), counter('latestListed'), counter('stale') == 0
+    for i = FIRST_TASK, #ARGV, 2 do
+        local priority, delay, code_length = struct.unpack('>HI6xxxxI2', ARGV[i + 1])
+        priority, delay = priority - 1000, delay_of(delay)
+        local code = string.sub(ARGV[i + 1], TAIL + 2, TAIL + 1 + code_length)
+        O.verify_partition(code, delay == 0 and no_stale and not is_ordered(code) and priority <= lowest
+            and NOW >= latest)
+        lowest, latest = math.min(lowest, priority), math.max(latest, NOW + delay)
+    end
+    read_known(meta)
+end
+if targets[1] ~= queue_meta then -- the queue's own view's ids are the queue's too
+    bind(queue_meta)
+    O.verify(K_TASKS, 'hash')
+    O.verify(K_ACKED, 'zset')
+    read_known(queue_meta)
 end
 
 -- The usual task (regular partition, no delay, no cancelled member anywhere): a record built as is and a
@@ -108,13 +131,27 @@ local function publish_ready(id, seq, priority, blob, code)
     end
 end
 
+-- which tasks are new: decided once for every view (the same id again in this batch is a duplicate)
 local reply = { 0 }
-local created = 0
+local new_tasks = {}
 for i = FIRST_TASK, #ARGV, 2 do
-    local id, blob = ARGV[i], ARGV[i + 1]
-    if is_duplicate(id) then
+    local id = ARGV[i]
+    if exists[id] then
         reply[#reply + 1] = 0
     else
+        exists[id] = true
+        new_tasks[#new_tasks + 1] = i
+        reply[#reply + 1] = 1
+    end
+end
+for t, meta in ipairs(targets) do
+    if #targets > 1 or meta ~= K_META then bind(meta) end
+    O.unsaved, O.unsaved_order = {}, {}
+    ready_now = 0
+    local known = forget[meta]
+    if #known > 0 then call('ZREM', K_ACKED, unpack(known)) end
+    for _, i in ipairs(new_tasks) do
+        local id, blob = ARGV[i], ARGV[i + 1]
         local priority, delay, code_length = struct.unpack('>HI6xxxxI2', blob)
         priority, delay = priority - 1000, delay_of(delay)
         local code = string.sub(blob, TAIL + 2, TAIL + 1 + code_length)
@@ -127,15 +164,12 @@ for i = FIRST_TASK, #ARGV, 2 do
                 due = NOW + delay, ready = NOW + delay, tail = string.sub(blob, TAIL), code = code,
             })
         end
-        exists[id] = true -- the same id again in this batch is a duplicate
-        created = created + 1
-        reply[#reply + 1] = 1
     end
+    if #new_tasks > 0 then count('publishedTotal', #new_tasks) end
+    if ready_now > 0 then
+        count('waiting', ready_now)
+        O.readyat_change(NOW, ready_now)
+    end
+    finish()
 end
-if created > 0 then count('publishedTotal', created) end
-if ready_now > 0 then
-    count('waiting', ready_now)
-    O.readyat_change(NOW, ready_now)
-end
-finish()
 return reply
