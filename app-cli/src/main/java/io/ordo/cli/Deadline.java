@@ -80,7 +80,7 @@ final class Deadline {
      */
     TaskStoreFactory bound(TaskStoreFactory stores) {
         return delegating(TaskStoreFactory.class, stores, (target, method, args) -> {
-            if (method.getName().equals("forQueue")) {
+            if (method.getName().equals("forQueue") || method.getName().equals("forGroup")) {
                 return delegating(TaskStore.class, (TaskStore) invoke(target, method, args),
                         (store, call, callArgs) -> MANY_CALLS.contains(call.getName()) ? invoke(store, call, callArgs)
                                 : within(() -> invoke(store, call, callArgs)));

@@ -1,5 +1,6 @@
 package io.ordo.cli;
 
+import io.ordo.domain.GroupName;
 import io.ordo.domain.QueueName;
 import io.ordo.ports.Clock;
 import io.ordo.ports.TaskStore;
@@ -28,11 +29,21 @@ abstract class QueueCommand implements Callable<Integer> {
             description = "The queue (default: ${DEFAULT-VALUE}).")
     String queue;
 
+    @Option(names = "--group", paramLabel = "NAME",
+            description = "A consumer group of the queue: its tasks, consumers, dead letters, stats and settings"
+                    + " instead of the queue's own (see 'ordo group').")
+    String group;
+
     @Spec
     CommandSpec spec;
 
     QueueName queueName() {
         return QueueName.of(queue);
+    }
+
+    /** The store of the queue, or of its group when {@code --group} names one. */
+    TaskStore storeOf(TaskStoreFactory stores) {
+        return group == null ? stores.forQueue(queueName()) : stores.forGroup(queueName(), GroupName.of(group));
     }
 
     /**
@@ -41,7 +52,7 @@ abstract class QueueCommand implements Callable<Integer> {
      */
     <R> R onStore(Function<? super TaskStore, R> call) {
         try (TaskStoreFactory stores = backend.openWithinTimeout(Clock.system())) {
-            return call.apply(stores.forQueue(queueName()));
+            return call.apply(storeOf(stores));
         }
     }
 
@@ -52,7 +63,7 @@ abstract class QueueCommand implements Callable<Integer> {
      */
     <R> R onExistingStore(Function<? super TaskStore, R> call, java.util.function.Predicate<R> looksAbsent) {
         try (TaskStoreFactory stores = backend.openWithinTimeout(Clock.system())) {
-            TaskStore store = stores.forQueue(queueName());
+            TaskStore store = storeOf(stores);
             R answer = call.apply(store);
             if (looksAbsent.test(answer) && !store.stats().showsUse() && !stores.knownQueues().contains(queueName())) {
                 throw new QueueNotFound();

@@ -11,6 +11,7 @@ import io.ordo.cli.work.ProgressLine;
 import io.ordo.cli.work.TaskJournal;
 import io.ordo.cli.work.TaskLog;
 import io.ordo.cli.work.WorkTally;
+import io.ordo.domain.GroupName;
 import io.ordo.domain.InvalidInputException;
 import io.ordo.domain.OrdoException;
 import io.ordo.domain.Partition;
@@ -83,6 +84,10 @@ final class WorkCommand implements Callable<Integer> {
     @Option(names = "--queue", paramLabel = "NAME", defaultValue = QueueCommand.DEFAULT_QUEUE,
             description = "The queue to work on (default: ${DEFAULT-VALUE}).")
     String queue;
+
+    @Option(names = "--group", paramLabel = "NAME",
+            description = "Work on a consumer group of the queue instead of its own view (see 'ordo group').")
+    String group;
 
     @Option(names = "--concurrency", paramLabel = "N", defaultValue = "4",
             description = "Handler threads (default: ${DEFAULT-VALUE}).")
@@ -172,7 +177,8 @@ final class WorkCommand implements Callable<Integer> {
         Thread hook = new Thread(run::stop, "ordo-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
-            TaskStore store = stores.forQueue(queueName);
+            GroupName groupName = group == null ? null : GroupName.of(group);
+            TaskStore store = groupName == null ? stores.forQueue(queueName) : stores.forGroup(queueName, groupName);
             if (metricsPort != null) {
                 // probes answer from the start: live, and not ready until the backend answers and work begins
                 run.server = serveMetrics(registry, run::health);
@@ -190,9 +196,12 @@ final class WorkCommand implements Callable<Integer> {
             if (logTasks) {
                 listeners.add(new TaskLog(out()));
             }
-            Worker<JsonNode> worker = injector.getInstance(Workers.class).worker(queueName, JsonNode.class,
-                    new DemoHandler(workTime, failureRate, random, drills(run)), options,
-                    listeners.toArray(WorkerListener[]::new));
+            DemoHandler handler = new DemoHandler(workTime, failureRate, random, drills(run));
+            WorkerListener[] extra = listeners.toArray(WorkerListener[]::new);
+            Workers workers = injector.getInstance(Workers.class);
+            Worker<JsonNode> worker = groupName == null
+                    ? workers.worker(queueName, JsonNode.class, handler, options, extra)
+                    : workers.worker(queueName, groupName, JsonNode.class, handler, options, extra);
             run.worker = worker;
             if (run.stopRequested) {
                 return ExitCodes.OK;

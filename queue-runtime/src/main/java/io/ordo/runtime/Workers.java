@@ -1,6 +1,7 @@
 package io.ordo.runtime;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.ordo.domain.GroupName;
 import io.ordo.domain.QueueName;
 import io.ordo.domain.Validate;
 import io.ordo.ports.Clock;
@@ -69,11 +70,29 @@ public final class Workers {
         return new Publisher<>(stores.forQueue(queue), codec, publishInterceptors);
     }
 
+    /** The store of a consumer group of a queue (docs/groups.md). */
+    public TaskStore store(QueueName queue, GroupName group) {
+        return stores.forGroup(queue, group);
+    }
+
     /** A worker for the queue (not started), reporting to the registry and to the extra listeners. */
     public <T> Worker<T> worker(QueueName queue, Class<T> type, TaskHandler<? super T> handler, WorkerOptions options,
                                 WorkerListener... listeners) {
-        TaskStore store = stores.forQueue(queue);
-        WorkerMetrics metrics = new WorkerMetrics(registry, queue);
+        return worker(stores.forQueue(queue), type, handler, options, listeners);
+    }
+
+    /**
+     * A worker for a consumer group of the queue (not started): it takes the group's tasks, and its metrics
+     * carry the group's name (docs/groups.md).
+     */
+    public <T> Worker<T> worker(QueueName queue, GroupName group, Class<T> type, TaskHandler<? super T> handler,
+                                WorkerOptions options, WorkerListener... listeners) {
+        return worker(stores.forGroup(queue, group), type, handler, options, listeners);
+    }
+
+    private <T> Worker<T> worker(TaskStore store, Class<T> type, TaskHandler<? super T> handler, WorkerOptions options,
+                                 WorkerListener... listeners) {
+        WorkerMetrics metrics = new WorkerMetrics(registry, store);
         Worker.Builder<T> builder = Worker.builder(store, type, handler).options(options).codec(codec).clock(clock)
                 .random(random).scheduler(scheduler).listener(metrics)
                 .listener(new QueueGauges(registry, store, scheduler, QueueGauges.DEFAULT_REFRESH_INTERVAL));

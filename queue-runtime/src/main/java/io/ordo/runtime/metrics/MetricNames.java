@@ -1,5 +1,9 @@
 package io.ordo.runtime.metrics;
 
+import io.micrometer.core.instrument.Tags;
+import io.ordo.domain.GroupName;
+import io.ordo.ports.QueueBound;
+
 /**
  * The meters Ordo registers, by Micrometer name; Prometheus shows them with dots as underscores
  * and the unit and {@code _total} appended (docs/metrics.md lists the exposed names). These names
@@ -8,6 +12,18 @@ package io.ordo.runtime.metrics;
 public final class MetricNames {
     /** Tag on every meter: the queue's name. */
     public static final String QUEUE_TAG = "queue";
+    /**
+     * Tag on every meter: the consumer group's name, empty for the queue's own view (docs/groups.md). Always
+     * there, so a process that serves a queue's own view and a group registers every meter with one set of
+     * tags, as Prometheus requires.
+     */
+    public static final String GROUP_TAG = "group";
+
+    /** The tags every meter of a store's queue (or group) carries. */
+    public static Tags of(QueueBound store) {
+        return Tags.of(QUEUE_TAG, store.queue().value(),
+                GROUP_TAG, store.group().map(GroupName::value).orElse(""));
+    }
 
     /** Counter: tasks handled successfully and acked. */
     public static final String PROCESSED = "ordo.tasks.processed";

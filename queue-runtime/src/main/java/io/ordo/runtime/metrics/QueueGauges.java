@@ -31,7 +31,7 @@ public final class QueueGauges implements WorkerListener {
         this.store = store;
         this.scheduler = scheduler;
         this.interval = interval;
-        Tags tags = Tags.of(MetricNames.QUEUE_TAG, store.queue().value());
+        Tags tags = MetricNames.of(store);
         gauge(registry, tags, MetricNames.QUEUE_READY, "Tasks due and waiting", QueueStats::ready, null);
         gauge(registry, tags, MetricNames.QUEUE_DELAYED, "Tasks waiting that are not due yet", QueueStats::delayed, null);
         gauge(registry, tags, MetricNames.QUEUE_IN_FLIGHT, "Tasks held by consumers", QueueStats::inFlight, null);

@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.ordo.domain.Lease;
 import io.ordo.domain.QueueName;
+import io.ordo.ports.QueueBound;
 import io.ordo.ports.ScheduleFiring;
 import io.ordo.runtime.worker.Outcome;
 import io.ordo.runtime.worker.Settlement;
@@ -45,8 +46,17 @@ public final class WorkerMetrics implements WorkerListener {
     private final Timer fetchFailed;
 
     public WorkerMetrics(MeterRegistry registry, QueueName queue) {
+        this(registry, Tags.of(MetricNames.QUEUE_TAG, queue.value(), MetricNames.GROUP_TAG, ""));
+    }
+
+    /** The metrics of a worker of the store's queue, or of its consumer group. */
+    public WorkerMetrics(MeterRegistry registry, QueueBound store) {
+        this(registry, MetricNames.of(store));
+    }
+
+    private WorkerMetrics(MeterRegistry registry, Tags tags) {
         this.registry = registry;
-        this.tags = Tags.of(MetricNames.QUEUE_TAG, queue.value());
+        this.tags = tags;
         processed = counter(MetricNames.PROCESSED, "Tasks handled successfully and acked", Tags.empty());
         retried = counter(MetricNames.RETRIED, "Tasks returned to be tried again after a delay", Tags.empty());
         deadLettered = counter(MetricNames.DEAD_LETTERED, "Tasks sent to the dead letters", Tags.empty());
