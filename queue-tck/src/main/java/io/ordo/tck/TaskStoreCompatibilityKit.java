@@ -1,5 +1,6 @@
 package io.ordo.tck;
 
+import io.ordo.domain.GroupName;
 import io.ordo.domain.QueueName;
 import io.ordo.ports.TaskStore;
 import io.ordo.ports.VirtualClock;
@@ -10,6 +11,7 @@ import io.ordo.tck.contract.BlockPartitionContract;
 import io.ordo.tck.contract.CancelContract;
 import io.ordo.tck.contract.ConcurrencyCapsContract;
 import io.ordo.tck.contract.ConsumeContract;
+import io.ordo.tck.contract.ConsumerGroupsContract;
 import io.ordo.tck.contract.DeadLettersContract;
 import io.ordo.tck.contract.FailContract;
 import io.ordo.tck.contract.FairnessContract;
@@ -36,8 +38,8 @@ import org.junit.jupiter.api.Nested;
 /**
  * The contract every {@link TaskStore} backend passes: docs/contract.md ("Operations", "Ordering") and the
  * exact rules of docs/semantics.md. A backend's test extends this class, supplies {@link #createStore}
- * and, if its store keeps some promises only in part, declares the ones it keeps with
- * {@link StoreCharacteristics}. Each group of the contract lives in its own class of
+ * and {@link #createGroupStore} and, if its store keeps some promises only in part, declares the ones it
+ * keeps with {@link StoreCharacteristics}. Each group of the contract lives in its own class of
  * {@code io.ordo.tck.contract} and runs here as a nested class on the backend's stores; every test
  * runs on a fresh queue with a unique name (docs/testing.md).
  */
@@ -47,6 +49,13 @@ public abstract class TaskStoreCompatibilityKit {
      * and again by tests that need a second queue on the same backend.
      */
     protected abstract TaskStore createStore(QueueName queue, VirtualClock clock);
+
+    /**
+     * The store of that group of the queue, on the same backend as the store {@link #createStore} made for
+     * that queue and clock (docs/groups.md). The group need not exist: the consumer groups' tests create
+     * and delete groups through the stores.
+     */
+    protected abstract TaskStore createGroupStore(QueueName queue, GroupName group, VirtualClock clock);
 
     @Nested
     class Publish extends PublishContract {
@@ -213,6 +222,13 @@ public abstract class TaskStoreCompatibilityKit {
     class TaskTypeAndAttempts extends TaskTypeAndAttemptsContract {
         TaskTypeAndAttempts() {
             super(TaskStoreCompatibilityKit.this::createStore);
+        }
+    }
+
+    @Nested
+    class ConsumerGroups extends ConsumerGroupsContract {
+        ConsumerGroups() {
+            super(TaskStoreCompatibilityKit.this::createStore, TaskStoreCompatibilityKit.this::createGroupStore);
         }
     }
 
