@@ -1,6 +1,7 @@
 package io.ordo.redis.testing;
 
 import io.ordo.domain.ConsumerId;
+import io.ordo.domain.GroupName;
 import io.ordo.domain.Lease;
 import io.ordo.domain.NewTask;
 import io.ordo.domain.Partition;
@@ -159,6 +160,31 @@ public abstract class RedisForeignKeyKit {
                     tests.add(DynamicTest.dynamicTest(operation + " with " + kind + " a " + foreign,
                             () -> refusedUnchanged(scene -> scene.keys.key(kind), foreign, operation,
                                     mustMeet(kind, operation))));
+                }
+            }
+        });
+        return tests;
+    }
+
+    /**
+     * A publish to a queue with consumer groups writes every group, and a configure of the queue's own store
+     * sets every group: a foreign key of the last group stops either before it writes anything of the queue,
+     * its own view and the other group included (docs/groups.md).
+     */
+    @TestFactory
+    List<DynamicTest> a_foreign_key_of_one_consumer_group_stops_a_fan_out_before_it_writes_any_group() {
+        List<Operation> fanningOut = WRITING_OPERATIONS.stream()
+                .filter(operation -> List.of("publish", "configure").contains(operation.name())).toList();
+        List<DynamicTest> tests = new ArrayList<>();
+        FIXED.forEach((kind, type) -> {
+            for (String foreign : wrongTypesFor(type)) {
+                for (Operation operation : fanningOut) {
+                    tests.add(DynamicTest.dynamicTest(operation + " with group b's " + kind + " a " + foreign,
+                            () -> refusedUnchanged(scene -> {
+                                scene.store.createGroup(GroupName.of("a"));
+                                scene.store.createGroup(GroupName.of("b"));
+                                return scene.keys.forGroup(GroupName.of("b")).key(kind);
+                            }, foreign, operation, mustMeet(kind, operation))));
                 }
             }
         });

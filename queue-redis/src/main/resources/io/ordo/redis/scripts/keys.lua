@@ -60,7 +60,7 @@ function O.begin(keys, any_group)
         for i, kind in ipairs(O.KINDS) do set[i] = prefix .. kind end
         O.key_sets[meta], O.key_set_count = set, O.key_set_count + 1
     end
-    if set.group and not any_group and redis.call('HEXISTS', meta, 'group') == 0 then
+    if set.group and not any_group and O.call('HEXISTS', meta, 'group') == 0 then
         error({ err = 'ORDO_NO_GROUP no such consumer group (' .. meta .. ')' })
     end
     O.PREFIX = set.prefix
