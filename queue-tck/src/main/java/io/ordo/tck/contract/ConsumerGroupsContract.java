@@ -610,25 +610,12 @@ public abstract class ConsumerGroupsContract extends ContractContext {
                         e -> assertThat(e.field()).as(name + ": " + e.getMessage()).isEqualTo("group")));
     }
 
-    @Test
-    void acks_on_a_group_that_does_not_exist_are_lease_lost() {
-        TaskStore billing = created(BILLING);
-        given(task("a"));
-        take(billing, 1);
-
-        store.deleteGroup(BILLING);
-
-        assertThat(billing.ack(workerA(), ids("a"))).containsExactly(entry(id("a"), LEASE_LOST));
-        assertThat(groupStore(NOTIFY).ack(workerA(), ids("a"))).as("never created")
-                .containsExactly(entry(id("a"), LEASE_LOST));
-        assertThat(store.groups()).isEmpty();
-    }
-
-    /** Every call that needs a group's state: all but publishing, acks, the schedules and the groups' administration. */
+    /** Every call that needs a group's state: all but publishing, the schedules and the groups' administration. */
     private static Map<String, ThrowingCallable> everyCallOnAGroupsState(TaskStore group) {
         Map<String, ThrowingCallable> calls = new LinkedHashMap<>();
         Partition partition = regularPartition();
         calls.put("consume", () -> group.consume(workerA(), 1, NO_WAIT));
+        calls.put("ack", () -> group.ack(workerA(), ids("a")));
         calls.put("ackAndConsume", () -> group.ackAndConsume(workerA(), ids("a"), 1, NO_WAIT));
         calls.put("reject", () -> group.reject(workerA(), ids("a"), Rejection.retryNow("r")));
         calls.put("fail", () -> group.fail(workerA(), ids("a"), "r"));
