@@ -3,7 +3,8 @@
 -- and join their partitions; an id that exists (or was acked inside the dedup window) is a duplicate.
 -- A queue with consumer groups (docs/groups.md) delivers the batch to each of its groups instead of its
 -- own view, in the same step: the checks are made for every group (and the queue's own view, whose ids
--- count for duplicates too) before the first write, then the tasks are written group by group.
+-- count for duplicates too) before the first write, then the tasks are written group by group, with the
+-- queue's seq (counted in its own meta) in every group.
 -- Reply: {0, outcome per task (1 created, 0 duplicate)} or {1, index, payload size, limit} when a
 -- payload is over the queue's limit.
 local clock = ARGV[1]
@@ -144,18 +145,23 @@ for i = FIRST_TASK, #ARGV, 2 do
         reply[#reply + 1] = 1
     end
 end
-for t, meta in ipairs(targets) do
-    if #targets > 1 or meta ~= K_META then bind(meta) end
+-- seq is the queue's: one counter, kept in the queue's own meta, numbers every task in every group
+local seqs = {}
+for n = 1, #new_tasks do seqs[n] = next_counter('seq') end
+local grouped = targets[1] ~= queue_meta
+if grouped and #new_tasks > 0 then O.save_counters() end
+for _, meta in ipairs(targets) do
+    if grouped then bind(meta) end
     O.unsaved, O.unsaved_order = {}, {}
     ready_now = 0
     local known = forget[meta]
     if #known > 0 then call('ZREM', K_ACKED, unpack(known)) end
-    for _, i in ipairs(new_tasks) do
+    for n, i in ipairs(new_tasks) do
         local id, blob = ARGV[i], ARGV[i + 1]
         local priority, delay, code_length = struct.unpack('>HI6xxxxI2', blob)
         priority, delay = priority - 1000, delay_of(delay)
         local code = string.sub(blob, TAIL + 2, TAIL + 1 + code_length)
-        local seq = next_counter('seq')
+        local seq = seqs[n]
         if delay == 0 and not is_ordered(code) and counter('stale') == 0 then
             publish_ready(id, seq, priority, blob, code)
         else
