@@ -25,7 +25,7 @@ public interface ConsumerGroups extends QueueBound {
 
     /**
      * Deletes the group with every task state, lease, consumer, dead letter and counter it holds; false when
-     * the queue has no such group. Its consumers' later acks answer {@link AckOutcome#LEASE_LOST}.
+     * the queue has no such group. Its consumers' later calls fail as calls on a group that does not exist.
      */
     boolean deleteGroup(GroupName group);
 }

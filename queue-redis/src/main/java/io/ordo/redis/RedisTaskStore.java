@@ -211,18 +211,7 @@ public final class RedisTaskStore implements TaskStore {
     public Map<TaskId, AckOutcome> ack(ConsumerId consumer, Collection<TaskId> ids) {
         Validate.notNull("consumer", consumer);
         List<TaskId> distinct = distinct(ids);
-        List<Object> reply;
-        try {
-            reply = run(RedisScript.ACK, withIds(new Args().add(now()).add(consumer.value()), distinct));
-        } catch (InvalidInputException noGroup) {
-            if (!noGroup.field().equals("group")) {
-                throw noGroup;
-            }
-            // a deleted group holds nothing: as XACK on a missing group, every lease is lost (docs/groups.md)
-            Map<TaskId, AckOutcome> lost = new LinkedHashMap<>();
-            distinct.forEach(id -> lost.put(id, AckOutcome.LEASE_LOST));
-            return lost;
-        }
+        List<Object> reply = run(RedisScript.ACK, withIds(new Args().add(now()).add(consumer.value()), distinct));
         return outcomes(distinct, reply, RedisScript.ACK, AckOutcome.class);
     }
 
