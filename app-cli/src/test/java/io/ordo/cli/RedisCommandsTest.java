@@ -122,10 +122,46 @@ class RedisCommandsTest {
         assertThat(ordo.ok("schedule", "list").outLines()).hasSize(2);
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"lettuce", "jedis"})
+    void groups_are_created_listed_worked_on_and_deleted(String backend, RedisServer redis) {
+        Commands ordo = new Commands(backend, redis.uri(), "cli-" + UUID.randomUUID());
+
+        assertThat(ordo.ok("group", "list").outLines()).containsExactly("queue " + ordo.queue + " has no consumer groups");
+        assertThat(ordo.ok("group", "create", "notify").outLines()).containsExactly(
+                "group notify of queue " + ordo.queue + " created: it receives the tasks published from now on");
+        ordo.ok("group", "create", "billing");
+        assertThat(ordo.ok("group", "create", "billing").outLines()).containsExactly(
+                "queue " + ordo.queue + " has a group billing already: nothing changed");
+        assertThat(ordo.ok("group", "list").outLines()).containsExactly("billing", "notify");
+
+        ordo.ok("publish", "--partition", "emails", "--id", "mail-1", "{}");
+        assertThat(ordo.ok("get", "--group", "billing", "mail-1").outLines()).contains("state        pending");
+        CliRun billing = ordo.ok("work", "--group", "billing", "--work-time", "0ms", "--until-empty", "--log-tasks");
+        assertThat(billing.outLines()).containsExactly(
+                "started              mail-1  emails  attempt 1",
+                "processed            mail-1  emails  attempt 1");
+        assertThat(ordo.run("get", "--group", "billing", "mail-1").exitCode()).isEqualTo(ExitCodes.NOT_FOUND);
+        assertThat(ordo.ok("get", "--group", "notify", "mail-1").outLines()).as("untouched by billing's work")
+                .contains("state        pending");
+        assertThat(ordo.run("get", "mail-1").exitCode()).as("the queue's own view receives nothing once it has groups")
+                .isEqualTo(ExitCodes.NOT_FOUND);
+
+        assertThat(ordo.ok("group", "delete", "notify").outLines()).containsExactly(
+                "group notify of queue " + ordo.queue + " deleted");
+        CliRun gone = ordo.run("group", "delete", "notify");
+        assertThat(gone.exitCode()).isEqualTo(ExitCodes.NOT_FOUND);
+        assertThat(gone.errLines()).containsExactly("ordo: queue " + ordo.queue + " has no group notify");
+        CliRun stats = ordo.run("stats", "--group", "notify");
+        assertThat(stats.exitCode()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(stats.err()).contains("group").contains("notify");
+        assertThat(ordo.ok("group", "list").outLines()).containsExactly("billing");
+    }
+
     private record Commands(String backend, String uri, String queue) {
         CliRun run(String... args) {
             List<String> all = new ArrayList<>(List.of(args));
-            int at = args[0].equals("dead") || args[0].equals("schedule") ? 2 : 1;
+            int at = List.of("dead", "schedule", "group").contains(args[0]) ? 2 : 1;
             all.addAll(at, List.of("--backend", backend, "--redis", uri, "--queue", queue));
             return CliRun.of(all.toArray(String[]::new));
         }
