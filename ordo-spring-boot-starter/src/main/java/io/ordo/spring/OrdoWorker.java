@@ -27,6 +27,12 @@ public @interface OrdoWorker {
     /** The queue the worker takes tasks from. */
     String queue();
 
+    /**
+     * A consumer group of the queue to work on (docs/groups.md); empty: the queue's own view. The group must
+     * exist: create it once, as a deployment step ({@code ordo group create}) or with {@code TaskStore.createGroup}.
+     */
+    String group() default "";
+
     /** Handler threads; 0 takes {@code ordo.worker.concurrency}. */
     int concurrency() default 0;
 

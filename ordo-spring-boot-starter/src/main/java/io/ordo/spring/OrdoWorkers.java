@@ -1,5 +1,6 @@
 package io.ordo.spring;
 
+import io.ordo.domain.GroupName;
 import io.ordo.domain.QueueName;
 import io.ordo.runtime.Workers;
 import io.ordo.runtime.worker.TaskHandler;
@@ -61,12 +62,16 @@ public final class OrdoWorkers implements SmartLifecycle {
                 .concurrency(annotation.concurrency() > 0 ? annotation.concurrency() : defaults.getConcurrency())
                 .gracePeriod(defaults.getGracePeriod())
                 .build();
-        return build(QueueName.of(annotation.queue()), type, handler, options);
+        GroupName group = annotation.group().isEmpty() ? null : GroupName.of(annotation.group());
+        return build(QueueName.of(annotation.queue()), group, type, handler, options);
     }
 
     @SuppressWarnings("unchecked")
-    private <T> Worker<T> build(QueueName queue, Class<T> type, TaskHandler<?> handler, WorkerOptions options) {
-        return workers.worker(queue, type, (TaskHandler<? super T>) handler, options);
+    private <T> Worker<T> build(QueueName queue, GroupName group, Class<T> type, TaskHandler<?> handler,
+                                WorkerOptions options) {
+        TaskHandler<? super T> typed = (TaskHandler<? super T>) handler;
+        return group == null ? workers.worker(queue, type, typed, options)
+                : workers.worker(queue, group, type, typed, options);
     }
 
     private Class<?> payloadType(String beanName, OrdoWorker annotation, Object bean) {
