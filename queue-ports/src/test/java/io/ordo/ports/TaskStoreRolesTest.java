@@ -14,7 +14,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** TaskStore is only the union of its roles, and each operation belongs to exactly one role. */
 class TaskStoreRolesTest {
     private static final List<Class<?>> ROLES = List.of(TaskPublishing.class, TaskConsuming.class,
-            QueueMaintenance.class, TaskInspection.class, DeadLetterAdmin.class, QueueAdmin.class, QueueSchedules.class);
+            QueueMaintenance.class, TaskInspection.class, DeadLetterAdmin.class, QueueAdmin.class, QueueSchedules.class,
+            ConsumerGroups.class);
 
     @Test
     void task_store_declares_nothing_of_its_own_and_extends_every_role() {
@@ -30,13 +31,14 @@ class TaskStoreRolesTest {
                 .collect(Collectors.groupingBy(TaskStoreRolesTest::signature,
                         Collectors.mapping(method -> method.getDeclaringClass().getSimpleName(), Collectors.toList())));
 
-        assertThat(declaredBy).as("the 25 operations TaskStore had before it was split, and the four of schedules")
-                .hasSize(29);
+        assertThat(declaredBy).as("the 25 operations TaskStore had before it was split, the four of schedules,"
+                + " the three of consumer groups and the group a store serves").hasSize(33);
         assertThat(declaredBy).containsEntry("fireDueSchedules()", List.of("QueueMaintenance"))
-                .containsEntry("putSchedule(Schedule)", List.of("QueueSchedules"));
+                .containsEntry("putSchedule(Schedule)", List.of("QueueSchedules"))
+                .containsEntry("createGroup(GroupName)", List.of("ConsumerGroups"));
         declaredBy.forEach((operation, roles) -> assertThat(roles).as(operation).hasSize(1));
         assertThat(declaredBy.entrySet().stream().filter(entry -> entry.getValue().contains("QueueBound")).map(Map.Entry::getKey))
-                .containsExactlyInAnyOrder("queue()", "settings()");
+                .containsExactlyInAnyOrder("queue()", "group()", "settings()");
     }
 
     private static String signature(Method method) {
