@@ -1,6 +1,7 @@
 package io.ordo.simulation;
 
 import io.ordo.domain.ConsumerId;
+import io.ordo.domain.GroupName;
 import io.ordo.domain.Lease;
 import io.ordo.domain.NewTask;
 import io.ordo.domain.Partition;
@@ -247,5 +248,25 @@ final class FaultyTaskStore implements TaskStore {
     @Override
     public java.util.List<ScheduleEntry> schedules() {
         return delegate.schedules();
+    }
+
+    @Override
+    public Optional<GroupName> group() {
+        return delegate.group();
+    }
+
+    @Override
+    public boolean createGroup(GroupName group) {
+        return delegate.createGroup(group);
+    }
+
+    @Override
+    public List<GroupName> groups() {
+        return delegate.groups();
+    }
+
+    @Override
+    public boolean deleteGroup(GroupName group) {
+        return delegate.deleteGroup(group);
     }
 }

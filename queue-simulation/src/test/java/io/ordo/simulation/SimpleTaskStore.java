@@ -2,6 +2,7 @@ package io.ordo.simulation;
 
 import io.ordo.domain.ConsumerId;
 import io.ordo.domain.DeadLetter;
+import io.ordo.domain.GroupName;
 import io.ordo.domain.Lease;
 import io.ordo.domain.NewTask;
 import io.ordo.domain.OrderingKey;
@@ -654,5 +655,23 @@ final class SimpleTaskStore implements TaskStore {
     @Override
     public List<ScheduleEntry> schedules() {
         return schedules.list();
+    }
+
+    // ---------------------------------------------------------------- consumer groups: a queue without any
+
+    /** The simulation runs one queue without consumer groups (docs/groups.md): this store never has one. */
+    @Override
+    public boolean createGroup(GroupName group) {
+        throw new UnsupportedOperationException("SimpleTaskStore models a queue without consumer groups");
+    }
+
+    @Override
+    public List<GroupName> groups() {
+        return List.of();
+    }
+
+    @Override
+    public boolean deleteGroup(GroupName group) {
+        return false;
     }
 }
