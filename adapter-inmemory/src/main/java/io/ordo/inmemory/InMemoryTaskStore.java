@@ -2,6 +2,7 @@ package io.ordo.inmemory;
 
 import io.ordo.domain.ConsumerId;
 import io.ordo.domain.DeadLetter;
+import io.ordo.domain.GroupName;
 import io.ordo.domain.Lease;
 import io.ordo.domain.NewTask;
 import io.ordo.domain.Partition;
@@ -23,7 +24,6 @@ import io.ordo.ports.ConsumerHeartbeat;
 import io.ordo.ports.DeadLetterPage;
 import io.ordo.ports.DeadLetterPageRequest;
 import io.ordo.ports.FailOutcome;
-import io.ordo.ports.PublishOutcome;
 import io.ordo.ports.PublishReceipt;
 import io.ordo.ports.QueueInspection;
 import io.ordo.ports.QueueStats;
@@ -38,7 +38,6 @@ import io.ordo.ports.ScheduleFiring;
 import io.ordo.ports.StoreClosedException;
 import io.ordo.ports.TaskSnapshot;
 import io.ordo.ports.TaskStore;
-import io.ordo.schedules.ScheduleSlots;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -61,6 +60,10 @@ import java.util.concurrent.TimeUnit;
  * consumer and partition, so no operation scans the partitions, the waiting tasks or the tasks in flight.
  * The waiting side and its schedule are {@link WaitingTasks}, the tasks in flight and the locks
  * {@link Holdings}; this class applies the operations' rules over both.
+ *
+ * <p>One store is one view of a queue: its own ({@code forQueue}) or a consumer group's (docs/groups.md).
+ * What spans the views of a queue, publishing to them, the groups' administration, configuring every view
+ * and the schedules, is {@link QueueViews}', which takes its own monitor before any store's.
  */
 final class InMemoryTaskStore implements TaskStore {
     /** How often a waiting consume looks at the clock again: a virtual clock moves without telling anyone. */
@@ -68,6 +71,10 @@ final class InMemoryTaskStore implements TaskStore {
 
     private final QueueName queue;
     private final Clock clock;
+    /** The queue's views, this one among them. */
+    private final QueueViews views;
+    /** The group this store is the state of; null for the queue's own view. */
+    private final GroupName group;
 
     /** Tasks in flight and the locks of ordered partitions. */
     private final Holdings holdings = new Holdings(this::touch, this::freed);
@@ -84,28 +91,35 @@ final class InMemoryTaskStore implements TaskStore {
     /** Ids of acked tasks still inside the dedup window, with when they may be used again. */
     private final Map<TaskId, Long> recentlyAcked = new HashMap<>();
 
-    private QueueSettings settings = QueueSettings.DEFAULTS;
+    private QueueSettings settings;
     private boolean paused;
     /** Whether settings were ever stored (Redis keeps them in the queue's meta key from then on). */
     private boolean configured;
-    private long lastSeq;
     private long publishedTotal;
     private long ackedTotal;
 
     /** Set when the factory is closed; read under the monitor, like everything else. */
     private boolean closed;
+    /** Set when this store's group is deleted: its state is gone, and every later call is refused. */
+    private boolean deleted;
 
-    /** The queue's schedules. */
-    private final InMemorySchedules schedules = new InMemorySchedules();
-
-    InMemoryTaskStore(QueueName queue, Clock clock) {
+    /** The view of {@code group} (null: the queue's own), starting with {@code settings}. */
+    InMemoryTaskStore(QueueName queue, Clock clock, QueueViews views, GroupName group, QueueSettings settings) {
         this.queue = queue;
         this.clock = clock;
+        this.views = views;
+        this.group = group;
+        this.settings = settings;
     }
 
     @Override
     public QueueName queue() {
         return queue;
+    }
+
+    @Override
+    public Optional<GroupName> group() {
+        return Optional.ofNullable(group);
     }
 
     /** Closing the factory: every later call throws, and a consume waiting now returns with that. */
@@ -114,40 +128,51 @@ final class InMemoryTaskStore implements TaskStore {
         notifyAll();
     }
 
+    /** Deleting the group: every later call is refused, and a consume waiting now returns with that. */
+    synchronized void delete() {
+        deleted = true;
+        notifyAll();
+    }
+
     private void ensureOpen() {
         if (closed) {
             throw new StoreClosedException("the store of queue " + queue + " was closed with its factory");
+        }
+        if (deleted) {
+            throw QueueViews.noSuchGroup(queue, group);
         }
     }
 
     // ---------------------------------------------------------------- publish
 
+    /** The queue's: to its groups, or to its own view while it has none ({@link QueueViews#publish}). */
     @Override
-    public synchronized List<PublishReceipt> publish(List<NewTask> tasks) {
-        ensureOpen();
-        List<NewTask> batch = PublishRules.validate(tasks, settings);
-        long now = clock.millis();
-        List<PublishReceipt> receipts = new ArrayList<>(batch.size());
-        for (NewTask request : batch) {
-            if (exists(request.id(), now)) {
-                receipts.add(new PublishReceipt(request.id(), PublishOutcome.DUPLICATE));
-                continue;
-            }
-            waiting.put(Task.published(request, ++lastSeq, now));
-            publishedTotal++;
-            receipts.add(new PublishReceipt(request.id(), PublishOutcome.CREATED));
-        }
-        notifyAll();
-        return receipts;
+    public List<PublishReceipt> publish(List<NewTask> tasks) {
+        return views.publish(tasks);
     }
 
-    private boolean exists(TaskId id, long now) {
+    /** Whether this view holds the id or remembers it in its dedup window; the caller holds the monitor. */
+    boolean holds(TaskId id, long now) {
         Long until = recentlyAcked.get(id);
         if (until != null && until <= now) {
             recentlyAcked.remove(id);
             until = null;
         }
         return until != null || waiting.contains(id) || holdings.contains(id) || dead.contains(id);
+    }
+
+    /**
+     * A published task arrives in this view, numbered by the queue ({@link QueueViews}); the caller holds the
+     * monitor and calls {@link #delivered} after.
+     */
+    void receive(NewTask request, long seq, long now) {
+        waiting.put(Task.published(request, seq, now));
+        publishedTotal++;
+    }
+
+    /** A publish's tasks are in: waiting consumes look again. */
+    synchronized void delivered() {
+        notifyAll();
     }
 
     // ---------------------------------------------------------------- consume
@@ -545,10 +570,20 @@ final class InMemoryTaskStore implements TaskStore {
         return settings;
     }
 
+    /** On the queue's own store, the queue's own view and every group; on a group's, that group alone. */
     @Override
-    public synchronized void configure(QueueSettings newSettings) {
-        ensureOpen();
+    public void configure(QueueSettings newSettings) {
         Validate.notNull("settings", newSettings);
+        if (group == null) {
+            views.configure(newSettings);
+        } else {
+            apply(newSettings);
+        }
+    }
+
+    /** Stores this view's settings. */
+    synchronized void apply(QueueSettings newSettings) {
+        ensureOpen();
         buckets.limitsChanged(!newSettings.queueRateLimit().equals(settings.queueRateLimit()),
                 !newSettings.partitionRateLimit().equals(settings.partitionRateLimit()));
         settings = newSettings;
@@ -557,37 +592,46 @@ final class InMemoryTaskStore implements TaskStore {
         notifyAll();
     }
 
-    // ---------------------------------------------------------------- schedules
+    // ---------------------------------------------------------------- schedules and groups: the queue's
 
     @Override
-    public synchronized boolean putSchedule(Schedule schedule) {
-        ensureOpen();
-        ScheduleSlots.check(Validate.notNull("schedule", schedule));
-        return schedules.put(schedule, clock.millis());
+    public boolean putSchedule(Schedule schedule) {
+        return views.putSchedule(schedule);
     }
 
     @Override
-    public synchronized boolean removeSchedule(String id) {
-        ensureOpen();
-        Validate.text("id", id, Schedule.MAX_ID_LENGTH);
-        return schedules.remove(id);
+    public boolean removeSchedule(String id) {
+        return views.removeSchedule(id);
     }
 
     @Override
-    public synchronized List<ScheduleEntry> schedules() {
-        ensureOpen();
-        return schedules.list();
+    public List<ScheduleEntry> schedules() {
+        return views.schedules();
     }
 
     @Override
-    public synchronized ScheduleFiring fireDueSchedules() {
-        ensureOpen();
-        return schedules.fire(clock.millis(), settings.maxPayloadBytes(), this::publish);
+    public ScheduleFiring fireDueSchedules() {
+        return views.fireDueSchedules();
     }
 
-    /** Whether anything of the queue is kept: tasks, dead letters, counters, consumers, blocks, settings, schedules. */
+    @Override
+    public boolean createGroup(GroupName name) {
+        return views.createGroup(name);
+    }
+
+    @Override
+    public List<GroupName> groups() {
+        return views.groups();
+    }
+
+    @Override
+    public boolean deleteGroup(GroupName name) {
+        return views.deleteGroup(name);
+    }
+
+    /** Whether anything of this view is kept: tasks, dead letters, counters, consumers, blocks, settings. */
     synchronized boolean holdsData() {
-        return lastSeq > 0 || !dead.isEmpty() || !holdings.isEmpty() || !consumers.isEmpty() || waiting.hasBlocks()
-                || !recentlyAcked.isEmpty() || paused || configured || !schedules.isEmpty();
+        return publishedTotal > 0 || !dead.isEmpty() || !holdings.isEmpty() || !consumers.isEmpty() || waiting.hasBlocks()
+                || !recentlyAcked.isEmpty() || paused || configured;
     }
 }

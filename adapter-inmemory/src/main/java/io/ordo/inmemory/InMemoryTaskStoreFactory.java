@@ -1,6 +1,8 @@
 package io.ordo.inmemory;
 
+import io.ordo.domain.GroupName;
 import io.ordo.domain.QueueName;
+import io.ordo.domain.Validate;
 import io.ordo.ports.Clock;
 import io.ordo.ports.StoreClosedException;
 import io.ordo.ports.TaskStore;
@@ -11,10 +13,13 @@ import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
-/** Stores that live in this process; the same queue name gives the same store. */
+/**
+ * Stores that live in this process; the same queue name gives the same store, and the same queue and group
+ * names a store of the same group (docs/groups.md).
+ */
 public final class InMemoryTaskStoreFactory implements TaskStoreFactory {
     private final Clock clock;
-    private final ConcurrentMap<QueueName, InMemoryTaskStore> stores = new ConcurrentHashMap<>();
+    private final ConcurrentMap<QueueName, QueueViews> queues = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
     public InMemoryTaskStoreFactory(Clock clock) {
@@ -23,17 +28,30 @@ public final class InMemoryTaskStoreFactory implements TaskStoreFactory {
 
     @Override
     public TaskStore forQueue(QueueName queue) {
-        ensureOpen();
-        return stores.computeIfAbsent(queue, name -> new InMemoryTaskStore(name, clock));
+        return views(queue).own();
     }
 
-    /** Queues with tasks, dead letters, counters, consumers, blocks or settings; a store only asked about is not listed. */
+    @Override
+    public TaskStore forGroup(QueueName queue, GroupName group) {
+        Validate.notNull("group", group);
+        return new InMemoryGroupStore(views(queue), group);
+    }
+
+    private QueueViews views(QueueName queue) {
+        ensureOpen();
+        return queues.computeIfAbsent(queue, name -> new QueueViews(name, clock));
+    }
+
+    /**
+     * Queues with tasks, dead letters, counters, consumers, blocks, settings, schedules or groups; a store
+     * only asked about is not listed.
+     */
     @Override
     public List<QueueName> knownQueues() {
         ensureOpen();
-        return stores.values().stream()
-                .filter(InMemoryTaskStore::holdsData)
-                .map(InMemoryTaskStore::queue)
+        return queues.values().stream()
+                .filter(QueueViews::holdsData)
+                .map(QueueViews::queue)
                 .sorted(Comparator.comparing(QueueName::value))
                 .toList();
     }
@@ -42,8 +60,8 @@ public final class InMemoryTaskStoreFactory implements TaskStoreFactory {
     @Override
     public void close() {
         closed = true;
-        stores.values().forEach(InMemoryTaskStore::close);
-        stores.clear();
+        queues.values().forEach(QueueViews::close);
+        queues.clear();
     }
 
     private void ensureOpen() {
