@@ -2,6 +2,7 @@ package io.ordo.sharding;
 
 import io.ordo.domain.ConsumerId;
 import io.ordo.domain.DeadLetter;
+import io.ordo.domain.GroupName;
 import io.ordo.domain.InvalidInputException;
 import io.ordo.domain.Lease;
 import io.ordo.domain.NewTask;
@@ -70,6 +71,12 @@ import java.util.zip.CRC32;
  *   <li>cancel, get, redrive, purge by id: asked of every shard (get stops at the first that has it);</li>
  *   <li>heartbeat, reclaim, pause, resume, configure: every shard; stats, inspection and dead letters: merged.</li>
  * </ul>
+ *
+ * <p>Consumer groups (docs/groups.md): a group of a sharded queue is the group of that name on every shard,
+ * so a publish fans out to the groups within each shard. {@link #forGroup} gives a sharded store over
+ * the group's stores of the shards ({@link GroupShardSource}, given to the {@link Builder}); its
+ * publishing and schedules are the queue's store's. {@code createGroup}, {@code groups} and
+ * {@code deleteGroup} apply to every shard, one after the other.
  */
 public final class ShardedTaskStore implements TaskStore {
     /** Shards a queue may have at most (as many as Redis shard keys allow). */
@@ -85,14 +92,24 @@ public final class ShardedTaskStore implements TaskStore {
     private final List<TaskStore> shards;
     private final ShardWaits waits;
     private final int routeCapacity;
+    /** What made this store, for the stores of its groups. */
+    private final Builder builder;
+    /** The group this store serves, or null for the queue's own view. */
+    private final GroupName group;
+    /** The store of the queue's own view: this one, or the one whose group this is. */
+    private final ShardedTaskStore queueStore;
     private final Map<TaskId, Integer> leaseShards = new ConcurrentHashMap<>();
     private final AtomicInteger nextStart = new AtomicInteger();
 
-    private ShardedTaskStore(Builder builder) {
+    private ShardedTaskStore(Builder builder, ShardedTaskStore queueStore, GroupName group) {
         this.queue = builder.queue;
+        this.builder = builder;
+        this.group = group;
+        this.queueStore = queueStore == null ? this : queueStore;
         List<TaskStore> stores = new ArrayList<>(builder.shards);
         for (int i = 0; i < builder.shards; i++) {
-            stores.add(Validate.notNull("shard " + i, builder.source.shard(builder.queue, i)));
+            stores.add(Validate.notNull("shard " + i, group == null ? builder.source.shard(builder.queue, i)
+                    : builder.groupSource.shard(builder.queue, i, group)));
         }
         this.shards = List.copyOf(stores);
         this.routeCapacity = builder.routeCapacity;
@@ -136,10 +153,33 @@ public final class ShardedTaskStore implements TaskStore {
         return queue;
     }
 
+    @Override
+    public Optional<GroupName> group() {
+        return Optional.ofNullable(group);
+    }
+
+    /**
+     * The sharded store of one consumer group of this queue, over that group's store on each shard (the
+     * group need not exist: see {@link io.ordo.ports.TaskStoreFactory#forGroup}). Needs the builder's
+     * {@link Builder#groups GroupShardSource}.
+     */
+    public ShardedTaskStore forGroup(GroupName group) {
+        Validate.notNull("group", group);
+        if (builder.groupSource == null) {
+            throw new UnsupportedOperationException("the sharded store of queue " + queue
+                    + " was built without a GroupShardSource: it has no stores of consumer groups");
+        }
+        return new ShardedTaskStore(builder, queueStore, group);
+    }
+
     // ---------------------------------------------------------------- publish, consume
 
+    /** A group's store publishes as the queue's does: to the groups of each shard the batch touches. */
     @Override
     public List<PublishReceipt> publish(List<NewTask> tasks) {
+        if (queueStore != this) {
+            return queueStore.publish(tasks);
+        }
         List<NewTask> batch = PublishRules.validate(tasks, LARGEST_PAYLOAD);
         Map<Integer, List<Integer>> positionsByShard = new LinkedHashMap<>();
         for (int i = 0; i < batch.size(); i++) {
@@ -237,6 +277,9 @@ public final class ShardedTaskStore implements TaskStore {
      */
     @Override
     public ScheduleFiring fireDueSchedules() {
+        if (queueStore != this) {
+            return queueStore.fireDueSchedules(); // the schedules are the queue's (docs/groups.md)
+        }
         ScheduleFiring firing = ScheduleFiring.NONE;
         for (TaskStore shard : shards) {
             firing = firing.plus(shard.fireDueSchedules());
@@ -246,6 +289,9 @@ public final class ShardedTaskStore implements TaskStore {
 
     @Override
     public boolean putSchedule(Schedule schedule) {
+        if (queueStore != this) {
+            return queueStore.putSchedule(schedule);
+        }
         Validate.notNull("schedule", schedule);
         int home = shardOf(schedule.partition());
         boolean elsewhere = false;
@@ -267,6 +313,9 @@ public final class ShardedTaskStore implements TaskStore {
 
     @Override
     public boolean removeSchedule(String id) {
+        if (queueStore != this) {
+            return queueStore.removeSchedule(id);
+        }
         boolean removed = false;
         for (TaskStore shard : shards) {
             removed |= shard.removeSchedule(id);
@@ -276,10 +325,49 @@ public final class ShardedTaskStore implements TaskStore {
 
     @Override
     public List<ScheduleEntry> schedules() {
+        if (queueStore != this) {
+            return queueStore.schedules();
+        }
         List<ScheduleEntry> all = new ArrayList<>();
         shards.forEach(shard -> all.addAll(shard.schedules()));
         all.sort(Comparator.comparing(entry -> entry.schedule().id()));
         return all;
+    }
+
+    // ---------------------------------------------------------------- consumer groups
+
+    /**
+     * On every shard, in turn: true when any shard created it (a shard that had it already, from a create
+     * cut short, keeps it). Refused naming {@code group} when the queue has the most groups it may: the
+     * first shard refuses before any is written, as the shards hold the same groups.
+     */
+    @Override
+    public boolean createGroup(GroupName group) {
+        Validate.notNull("group", group);
+        boolean created = false;
+        for (TaskStore shard : queueStore.shards) {
+            created |= shard.createGroup(group);
+        }
+        return created;
+    }
+
+    /** The groups of every shard, by name (each shard has the same ones but while a create or delete runs). */
+    @Override
+    public List<GroupName> groups() {
+        Set<GroupName> all = new TreeSet<>(Comparator.comparing(GroupName::value));
+        queueStore.shards.forEach(shard -> all.addAll(shard.groups()));
+        return List.copyOf(all);
+    }
+
+    /** On every shard, in turn: true when any shard had it. */
+    @Override
+    public boolean deleteGroup(GroupName group) {
+        Validate.notNull("group", group);
+        boolean deleted = false;
+        for (TaskStore shard : queueStore.shards) {
+            deleted |= shard.deleteGroup(group);
+        }
+        return deleted;
     }
 
     // ---------------------------------------------------------------- blocks, consumers, reclaim
@@ -506,7 +594,8 @@ public final class ShardedTaskStore implements TaskStore {
 
     @Override
     public String toString() {
-        return "ShardedTaskStore[" + queue + " over " + shards.size() + " shards: " + shards + "]";
+        return "ShardedTaskStore[" + queue + (group == null ? "" : ", group " + group) + " over " + shards.size()
+                + " shards: " + shards + "]";
     }
 
     // ---------------------------------------------------------------- helpers
@@ -556,6 +645,7 @@ public final class ShardedTaskStore implements TaskStore {
         private final QueueName queue;
         private final int shards;
         private final ShardSource source;
+        private GroupShardSource groupSource;
         private Duration wakeInterval = DEFAULT_WAKE_INTERVAL;
         private int routeCapacity = DEFAULT_ROUTE_CAPACITY;
 
@@ -584,8 +674,23 @@ public final class ShardedTaskStore implements TaskStore {
             return this;
         }
 
+        /** Where the shards' consumer groups live, for {@link ShardedTaskStore#forGroup} (none by default). */
+        public Builder groups(GroupShardSource value) {
+            groupSource = Validate.notNull("groups", value);
+            return this;
+        }
+
         public ShardedTaskStore build() {
-            return new ShardedTaskStore(this);
+            return new ShardedTaskStore(copy(), null, null);
+        }
+
+        /** This builder as it is now: a store's groups are built as it was. */
+        private Builder copy() {
+            Builder copy = new Builder(queue, shards, source);
+            copy.groupSource = groupSource;
+            copy.wakeInterval = wakeInterval;
+            copy.routeCapacity = routeCapacity;
+            return copy;
         }
     }
 }

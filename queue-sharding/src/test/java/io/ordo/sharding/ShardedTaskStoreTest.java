@@ -1,6 +1,7 @@
 package io.ordo.sharding;
 
 import io.ordo.domain.ConsumerId;
+import io.ordo.domain.GroupName;
 import io.ordo.domain.InvalidInputException;
 import io.ordo.domain.Lease;
 import io.ordo.domain.NewTask;
@@ -331,6 +332,11 @@ class ShardedTaskStoreTest {
             }
 
             @Override
+            public TaskStore forGroup(QueueName queue, GroupName group) {
+                return backend.forGroup(queue, group);
+            }
+
+            @Override
             public List<QueueName> knownQueues() {
                 return List.of(QueueName.of("b"), QueueName.of("a"), QueueName.of("b"));
             }
@@ -405,5 +411,40 @@ class ShardedTaskStoreTest {
                 .isInstanceOf(InvalidInputException.class).hasMessageContaining("shards");
         assertThatThrownBy(() -> ShardedTaskStore.create(QUEUE, ShardedTaskStore.MAX_SHARDS + 1,
                 (queue, index) -> shard(index))).isInstanceOf(InvalidInputException.class);
+    }
+
+    @Test
+    void a_group_of_a_sharded_queue_is_the_group_of_that_name_on_every_shard() {
+        GroupName billing = GroupName.of("billing");
+        ShardedTaskStore queue = ShardedTaskStore.builder(QUEUE, 4, (name, index) -> shard(index))
+                .groups((name, index, group) -> backend.forGroup(QueueName.of(QUEUE + ".shard-" + index), group))
+                .build();
+
+        assertThat(queue.createGroup(billing)).isTrue();
+        assertThat(queue.createGroup(billing)).isFalse();
+        IntStream.range(0, 4).forEach(i -> assertThat(shard(i).groups()).as("shard " + i).containsExactly(billing));
+
+        ShardedTaskStore group = queue.forGroup(billing);
+        assertThat(group.group()).contains(billing);
+        group.publish(IntStream.range(0, 4).mapToObj(i -> task("t" + i, ONE_PER_SHARD.get(i))).toList());
+        IntStream.range(0, 4).forEach(i -> assertThat(backend.forGroup(QueueName.of(QUEUE + ".shard-" + i), billing)
+                .get(TaskId.of("t" + i))).as("shard " + i + "'s group").isPresent());
+        assertThat(ids(group.consume(WORKER, 10, Duration.ZERO))).containsExactlyInAnyOrder("t0", "t1", "t2", "t3");
+        assertThat(queue.stats().publishedTotal()).as("the queue's own view").isZero();
+
+        assertThat(queue.deleteGroup(billing)).isTrue();
+        IntStream.range(0, 4).forEach(i -> assertThat(shard(i).groups()).as("shard " + i).isEmpty());
+        assertThat(queue.deleteGroup(billing)).isFalse();
+    }
+
+    @Test
+    void without_a_group_shard_source_there_are_no_group_stores() {
+        GroupName billing = GroupName.of("billing");
+        ShardedTaskStoreFactory factory = new ShardedTaskStoreFactory(backend, (name, index) -> shard(index), 4);
+
+        assertThatThrownBy(() -> factory.forGroup(QUEUE, billing)).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> store.forGroup(billing)).isInstanceOf(UnsupportedOperationException.class);
+        assertThat(factory.forQueue(QUEUE).createGroup(billing)).as("the shards' groups are administered still")
+                .isTrue();
     }
 }
