@@ -2,6 +2,7 @@ package io.ordo.dashboard;
 
 import com.google.inject.Guice;
 import io.ordo.domain.ConsumerId;
+import io.ordo.domain.GroupName;
 import io.ordo.domain.NewTask;
 import io.ordo.domain.Partition;
 import io.ordo.domain.Priority;
@@ -122,24 +123,33 @@ class DashboardPacingTest {
         return new NewTask(TaskId.of(id), Partition.regular("p"), Priority.DEFAULT, "{}".getBytes(UTF_8), Duration.ZERO, Map.of());
     }
 
-    /** The factory with every call to a queue's store counted by method name. */
+    /** The store with every call counted by method name. */
+    private TaskStore counted(TaskStore store) {
+        return (TaskStore) Proxy.newProxyInstance(TaskStore.class.getClassLoader(), new Class<?>[]{TaskStore.class},
+                (proxy, method, arguments) -> {
+                    calls.computeIfAbsent(method.getName(), name -> new AtomicInteger()).incrementAndGet();
+                    if (method.getName().equals("inspect")) {
+                        Thread.sleep(INSPECTION_COST.toMillis()); // a queue as costly to inspect as a big one on Redis
+                    }
+                    try {
+                        return method.invoke(store, arguments);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+    }
+
+    /** The factory with every call to a queue's (or a group's) store counted by method name. */
     private TaskStoreFactory counting(TaskStoreFactory real) {
         return new TaskStoreFactory() {
             @Override
             public TaskStore forQueue(QueueName queue) {
-                TaskStore store = real.forQueue(queue);
-                return (TaskStore) Proxy.newProxyInstance(TaskStore.class.getClassLoader(), new Class<?>[]{TaskStore.class},
-                        (proxy, method, arguments) -> {
-                            calls.computeIfAbsent(method.getName(), name -> new AtomicInteger()).incrementAndGet();
-                            if (method.getName().equals("inspect")) {
-                                Thread.sleep(INSPECTION_COST.toMillis()); // a queue as costly to inspect as a big one on Redis
-                            }
-                            try {
-                                return method.invoke(store, arguments);
-                            } catch (InvocationTargetException e) {
-                                throw e.getCause();
-                            }
-                        });
+                return counted(real.forQueue(queue));
+            }
+
+            @Override
+            public TaskStore forGroup(QueueName queue, GroupName group) {
+                return counted(real.forGroup(queue, group));
             }
 
             @Override

@@ -1,6 +1,7 @@
 package io.ordo.runtime.worker;
 
 import io.ordo.domain.ConsumerId;
+import io.ordo.domain.GroupName;
 import io.ordo.domain.Lease;
 import io.ordo.domain.NewTask;
 import io.ordo.domain.Partition;
@@ -103,6 +104,11 @@ final class FaultyTaskStore implements TaskStore {
     @Override
     public QueueName queue() {
         return delegate.queue();
+    }
+
+    @Override
+    public Optional<GroupName> group() {
+        return delegate.group();
     }
 
     @Override
@@ -256,5 +262,20 @@ final class FaultyTaskStore implements TaskStore {
     @Override
     public java.util.List<ScheduleEntry> schedules() {
         return call(delegate::schedules);
+    }
+
+    @Override
+    public boolean createGroup(GroupName group) {
+        return call(() -> delegate.createGroup(group));
+    }
+
+    @Override
+    public List<GroupName> groups() {
+        return call(delegate::groups);
+    }
+
+    @Override
+    public boolean deleteGroup(GroupName group) {
+        return call(() -> delegate.deleteGroup(group));
     }
 }
