@@ -62,8 +62,8 @@ import java.util.concurrent.TimeUnit;
  * {@link Holdings}; this class applies the operations' rules over both.
  *
  * <p>One store is one view of a queue: its own ({@code forQueue}) or a consumer group's (docs/groups.md).
- * What spans the views of a queue, publishing to them, the groups' administration, configuring every view
- * and the schedules, is {@link QueueViews}', which takes its own monitor before any store's.
+ * What spans the views of a queue (publishing to them, the groups' administration, configuring every view,
+ * the schedules) is in {@link QueueViews}, which takes its own monitor before any store's.
  */
 final class InMemoryTaskStore implements TaskStore {
     /** How often a waiting consume looks at the clock again: a virtual clock moves without telling anyone. */
