@@ -9,6 +9,8 @@ import java.util.Optional;
 final class Bar {
     static final double P2_TASKS_PER_SECOND = 100_000;
     static final double P2_CPU_MICROS = 7.5;
+    /** A publish to a queue with 3 consumer groups costs the server at most this many times a plain one (P2). */
+    static final double G1_CPU_TIMES_P2 = 1.5;
     static final double C1_TASKS_PER_SECOND = 50_000;
     static final double C1_CPU_MICROS = 12;
     static final double C1_TIMES_STREAMS = 0.5;
@@ -20,6 +22,8 @@ final class Bar {
     static final double L2_RATE_HELD = 0.99 * Mode.Sizes.L2_RATE;
     static final double L2_P99_MILLIS = 10;
     static final double M1_BYTES_PER_TASK = 220;
+    /** What each consumer group beyond the first keeps per queued task (100-byte payload). */
+    static final double M2_BYTES_PER_TASK_PER_GROUP = 60;
     static final double I1_COMMANDS_PER_SECOND = 3;
 
     private Bar() {
@@ -41,6 +45,8 @@ final class Bar {
             }
             lines.add(atLeast(results, store, "P2", "P2 publish by 100", P2_TASKS_PER_SECOND, "tasks/s"));
             lines.add(atMost(results, store, "P2.cpu", "P2 Redis CPU", P2_CPU_MICROS, "µs/task"));
+            lines.add(timesOwnAtMost(results, store, "G1.cpu", "G1 Redis CPU, publish to 3 groups", "P2.cpu",
+                    "P2 Redis CPU", G1_CPU_TIMES_P2));
             lines.add(atLeast(results, store, "C1", "C1 drain", C1_TASKS_PER_SECOND, "tasks/s"));
             lines.add(atMost(results, store, "C1.cpu", "C1 Redis CPU", C1_CPU_MICROS, "µs/task"));
             store.streamsPeer(results.contenders()).ifPresent(streams ->
@@ -54,6 +60,8 @@ final class Bar {
             lines.add(atLeast(results, store, "L2.rate", "L2 rate held (20k/s)", L2_RATE_HELD, "tasks/s"));
             lines.add(atMost(results, store, "L2.p99", "L2 latency p99", L2_P99_MILLIS, "ms"));
             lines.add(atMost(results, store, "M1", "M1 memory", M1_BYTES_PER_TASK, "bytes/task"));
+            lines.add(atMost(results, store, "M2", "M2 memory per extra group", M2_BYTES_PER_TASK_PER_GROUP,
+                    "bytes/task"));
             lines.add(atMost(results, store, "I1", "I1 idle", I1_COMMANDS_PER_SECOND, "commands/s"));
         }
         return lines;
@@ -90,11 +98,24 @@ final class Bar {
     /** One of the store's figures against another of its own in the same run, e.g. C2 against C1. */
     private static Line timesOwn(Results results, Contender store, String id, String label, String baseId,
                                  String baseLabel, double times) {
-        String wanted = "≥ " + plain(times) + "× " + baseLabel;
+        return ownRatio(results, store, id, label, baseId, baseLabel, times, Figure.Better.HIGHER);
+    }
+
+    /** As {@link #timesOwn} for a cost, which must stay under the bound: e.g. G1's Redis CPU against P2's. */
+    private static Line timesOwnAtMost(Results results, Contender store, String id, String label, String baseId,
+                                       String baseLabel, double times) {
+        return ownRatio(results, store, id, label, baseId, baseLabel, times, Figure.Better.LOWER);
+    }
+
+    private static Line ownRatio(Results results, Contender store, String id, String label, String baseId,
+                                 String baseLabel, double times, Figure.Better better) {
+        boolean higher = better == Figure.Better.HIGHER;
+        String wanted = (higher ? "≥ " : "≤ ") + plain(times) + "× " + baseLabel;
         Optional<Double> figure = results.figure(id).flatMap(f -> results.median(f, store));
         Optional<Double> base = results.figure(baseId).flatMap(f -> results.median(f, store));
         return figure.flatMap(value -> base.map(of -> new Line(label, wanted, store, times(value / of),
-                Optional.of(value / of >= times)))).orElse(unmeasured(label, wanted, store));
+                Optional.of(higher ? value / of >= times : value / of <= times))))
+                .orElse(unmeasured(label, wanted, store));
     }
 
     private static Line noViolations(Results results, Contender store) {

@@ -62,8 +62,11 @@ final class BullMqSubject implements Subject {
 
     @Override
     public boolean supports(Workload workload) {
-        // no partitions, no per-key order, and not Ordo's worker runtime
-        return workload != Workload.C2 && workload != Workload.C3 && workload != Workload.C1W;
+        // no partitions, no per-key order, not Ordo's worker runtime, and no fan-out of a job to several groups
+        return switch (workload) {
+            case C1W, C2, C3, G1, M2 -> false;
+            default -> true;
+        };
     }
 
     @Override
@@ -95,7 +98,7 @@ final class BullMqSubject implements Subject {
             case L2 -> latency(Workload.L2, Mode.Sizes.L2_RATE, sizes.l2Seconds(), context);
             case M1 -> memory(sizes.memoryTasks(), context);
             case I1 -> idle(sizes.idleSeconds(), context);
-            case C1W, C2, C3 -> throw new IllegalArgumentException("BullMQ does not run " + workload);
+            case C1W, C2, C3, G1, M2 -> throw new IllegalArgumentException("BullMQ does not run " + workload);
         };
     }
 

@@ -28,6 +28,8 @@ record Figure(String id, Workload workload, String label, Unit unit, Better bett
 
     static final Figure P1_RATE = new Figure("P1", Workload.P1, "P1 publish one per call", Unit.TASKS_PER_SECOND, Better.HIGHER);
     static final Figure P2_RATE = new Figure("P2", Workload.P2, "P2 publish by 100", Unit.TASKS_PER_SECOND, Better.HIGHER);
+    static final Figure G1_RATE = new Figure("G1", Workload.G1, "G1 publish by 100 to 3 consumer groups",
+            Unit.TASKS_PER_SECOND, Better.HIGHER);
     static final Figure C1_RATE = new Figure("C1", Workload.C1, "C1 drain", Unit.TASKS_PER_SECOND, Better.HIGHER);
     static final Figure C1W_RATE = new Figure("C1W", Workload.C1W, "C1W drain through the runtime Worker",
             Unit.TASKS_PER_SECOND, Better.HIGHER);
@@ -35,6 +37,9 @@ record Figure(String id, Workload workload, String label, Unit unit, Better bett
     static final Figure C2_VIOLATIONS = new Figure("C2.violations", Workload.C2, "C2 order violations", Unit.COUNT,
             Better.LOWER);
     static final Figure M1_BYTES = new Figure("M1", Workload.M1, "M1 Redis memory per queued task",
+            Unit.BYTES_PER_TASK, Better.LOWER);
+    /** (bytes with 3 groups − bytes with 1 group) ÷ 2 ÷ tasks: what each further group keeps per task. */
+    static final Figure M2_BYTES = new Figure("M2", Workload.M2, "M2 Redis memory per task per extra consumer group",
             Unit.BYTES_PER_TASK, Better.LOWER);
     static final Figure I1_COMMANDS = new Figure("I1", Workload.I1, "I1 idle worker", Unit.COMMANDS_PER_SECOND,
             Better.LOWER);

@@ -1,5 +1,8 @@
 package io.ordo.benchmarks;
 
+import io.ordo.domain.GroupName;
+import io.ordo.ports.QueueStats;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,6 +41,7 @@ final class JavaSubject implements Subject {
     public boolean supports(Workload workload) {
         return switch (workload) {
             case C1W -> queue instanceof OrdoQueue; // the worker runtime runs on Ordo's store port only
+            case G1, M2 -> queue instanceof OrdoQueue; // consumer groups as Ordo has them: a publish fans out
             case C2, C3 -> queue.hasPartitions();
             default -> true;
         };
@@ -61,6 +65,7 @@ final class JavaSubject implements Subject {
         return switch (workload) {
             case P1 -> publishOneByOne(sizes.publishSeconds(), context);
             case P2 -> publishInBatches(sizes.publishTasks(), context);
+            case G1 -> publishToGroups(sizes.publishTasks(), context);
             case C1 -> drain(Workload.C1, sizes.drainTasks(), context);
             case C1W -> drain(Workload.C1W, sizes.drainTasks(), context);
             case C2 -> drain(Workload.C2, sizes.drainTasks(), context);
@@ -68,6 +73,7 @@ final class JavaSubject implements Subject {
             case L1 -> latency(Workload.L1, Mode.Sizes.L1_RATE, sizes.l1Seconds(), context);
             case L2 -> latency(Workload.L2, Mode.Sizes.L2_RATE, sizes.l2Seconds(), context);
             case M1 -> memory(sizes.memoryTasks(), context);
+            case M2 -> memoryPerGroup(sizes.groupMemoryTasks(), context);
             case I1 -> idle(sizes.idleSeconds(), context);
         };
     }
@@ -91,6 +97,42 @@ final class JavaSubject implements Subject {
         long start = System.nanoTime();
         publishAll(tasks, PARTITIONS, false, Mode.Sizes.PUBLISH_BATCH);
         return new Measurement().add(Figure.P2_RATE, tasks / secondsSince(start)).tasks(tasks);
+    }
+
+    /**
+     * P2 on a queue with {@code GROUPS} consumer groups, created before measuring: each publish call delivers
+     * every task of its batch to each group. Checked afterwards, inside the measured part (four cheap calls
+     * against thousands of tasks): each group holds every task and the queue's own view none.
+     */
+    private Measurement publishToGroups(int tasks, BenchContext context) {
+        OrdoQueue ordo = (OrdoQueue) queue;
+        List<GroupName> groups = ordo.createGroups(Mode.Sizes.GROUPS);
+        context.startMeasuring();
+        long start = System.nanoTime();
+        publishAll(tasks, PARTITIONS, false, Mode.Sizes.PUBLISH_BATCH);
+        double rate = tasks / secondsSince(start);
+        Measurement.Check delivered = deliveredToEveryGroup(ordo, groups, tasks);
+        return new Measurement().add(Figure.G1_RATE, rate).tasks(tasks)
+                .check("G1: " + delivered.name(), delivered.passed(), delivered.detail());
+    }
+
+    /** Whether each group received and holds every task published, and the queue's own view none (docs/groups.md). */
+    private static Measurement.Check deliveredToEveryGroup(OrdoQueue ordo, List<GroupName> groups, long tasks) {
+        List<String> wrong = new ArrayList<>();
+        for (GroupName group : groups) {
+            QueueStats stats = ordo.stats(group);
+            if (stats.ready() != tasks || stats.publishedTotal() != tasks) {
+                wrong.add(String.format("group %s received %,d and holds %,d", group, stats.publishedTotal(),
+                        stats.ready()));
+            }
+        }
+        long own = ordo.stats().ready();
+        if (own != 0) {
+            wrong.add(String.format("the queue's own view holds %,d", own));
+        }
+        return new Measurement.Check("every group holds every task, the queue's own view none", wrong.isEmpty(),
+                wrong.isEmpty() ? String.format("%,d tasks in each of %d groups", tasks, groups.size())
+                        : String.join("; ", wrong));
     }
 
     /** Task i goes to partition i mod partitions, as the partition's (i / partitions)-th task. */
@@ -269,6 +311,34 @@ final class JavaSubject implements Subject {
         long before = context.redis().usedMemory();
         publishAll(tasks, PARTITIONS, false, Mode.Sizes.PRELOAD_BATCH);
         return new Measurement().add(Figure.M1_BYTES, (context.redis().usedMemory() - before) / (double) tasks);
+    }
+
+    /**
+     * Queues the tasks of M1 on a queue with 1 consumer group, then, on the emptied server, on one with
+     * {@code GROUPS}: what each further group keeps per task is the difference of the two INFO memory deltas
+     * over the further groups and the tasks.
+     */
+    private Measurement memoryPerGroup(int tasks, BenchContext context) {
+        OrdoQueue ordo = (OrdoQueue) queue;
+        context.startMeasuring();
+        Measurement measurement = new Measurement();
+        long oneGroup = queuedBytes(ordo, 1, tasks, context, measurement);
+        context.redis().flushAll();
+        long groups = queuedBytes(ordo, Mode.Sizes.GROUPS, tasks, context, measurement);
+        return measurement.add(Figure.M2_BYTES, (groups - oneGroup) / (double) (Mode.Sizes.GROUPS - 1) / tasks);
+    }
+
+    /** The INFO memory delta of queuing the tasks on a queue with this many groups, checked delivered to each. */
+    private long queuedBytes(OrdoQueue ordo, int groupCount, int tasks, BenchContext context,
+                             Measurement measurement) {
+        List<GroupName> groups = ordo.createGroups(groupCount);
+        long before = context.redis().usedMemory();
+        publishAll(tasks, PARTITIONS, false, Mode.Sizes.PRELOAD_BATCH);
+        long bytes = context.redis().usedMemory() - before;
+        Measurement.Check delivered = deliveredToEveryGroup(ordo, groups, tasks);
+        measurement.check("M2, " + groupCount + (groupCount == 1 ? " group: " : " groups: ") + delivered.name(),
+                delivered.passed(), delivered.detail());
+        return bytes;
     }
 
     /** One worker with nothing to do for {@code seconds}; the commands it sends, counted in one window per repetition. */

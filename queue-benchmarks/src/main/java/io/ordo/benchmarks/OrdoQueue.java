@@ -2,6 +2,7 @@ package io.ordo.benchmarks;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.ordo.domain.ConsumerId;
+import io.ordo.domain.GroupName;
 import io.ordo.domain.Lease;
 import io.ordo.domain.NewTask;
 import io.ordo.domain.Partition;
@@ -11,6 +12,7 @@ import io.ordo.domain.TaskId;
 import io.ordo.ports.AckOutcome;
 import io.ordo.ports.AckedAndTaken;
 import io.ordo.ports.Clock;
+import io.ordo.ports.QueueStats;
 import io.ordo.ports.TaskStore;
 import io.ordo.ports.TaskStoreFactory;
 import io.ordo.runtime.Workers;
@@ -106,6 +108,32 @@ final class OrdoQueue implements BenchQueue {
                 store.reclaim();
             }
         };
+    }
+
+    /**
+     * Gives the queue {@code count} consumer groups ({@code g-1}, {@code g-2}…): from now on each publish
+     * delivers every task to each of them, and the queue's own view receives nothing (docs/groups.md).
+     */
+    List<GroupName> createGroups(int count) {
+        List<GroupName> groups = new ArrayList<>(count);
+        for (int i = 1; i <= count; i++) {
+            GroupName group = GroupName.of("g-" + i);
+            if (!store.createGroup(group)) {
+                throw new IllegalStateException("group " + group + " of queue " + QUEUE + " existed already");
+            }
+            groups.add(group);
+        }
+        return groups;
+    }
+
+    /** One group's counts. */
+    QueueStats stats(GroupName group) {
+        return factory.forGroup(QUEUE, group).stats();
+    }
+
+    /** The counts of the queue's own view. */
+    QueueStats stats() {
+        return store.stats();
     }
 
     /** The worker runtime's factory of workers on this queue's backend, wired as its {@code RuntimeModule} does. */

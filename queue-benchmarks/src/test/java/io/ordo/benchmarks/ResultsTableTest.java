@@ -66,6 +66,9 @@ class ResultsTableTest {
         results.add(Contender.ORDO_LETTUCE, samples(Figure.C2_RATE, 45_000, 44_000, 46_000)
                 .add(Figure.C2_VIOLATIONS, 0).add(Figure.C2_VIOLATIONS, 0).add(Figure.C2_VIOLATIONS, 1));
         results.add(Contender.ORDO_LETTUCE, samples(Figure.M1_BYTES, 210, 205, 215));
+        results.add(Contender.ORDO_LETTUCE, samples(Figure.serverCpu(Workload.P2), 6, 5, 7));
+        results.add(Contender.ORDO_LETTUCE, samples(Figure.serverCpu(Workload.G1), 10.5, 9, 12));
+        results.add(Contender.ORDO_LETTUCE, samples(Figure.M2_BYTES, 240, 239, 241));
 
         Map<String, Bar.Line> lines = new java.util.LinkedHashMap<>();
         Bar.judge(results).forEach(line -> lines.put(line.figure() + " " + line.target(), line));
@@ -79,6 +82,10 @@ class ResultsTableTest {
         assertThat(lines.get("C2 order 0 order violations").met()).as("the worst repetition counts").contains(false);
         assertThat(lines.get("M1 memory ≤ 220 bytes/task").met()).contains(true);
         assertThat(lines.get("P2 publish by 100 ≥ 100,000 tasks/s").met()).isEmpty();
+        Bar.Line fanOut = lines.get("G1 Redis CPU, publish to 3 groups ≤ 1.5× P2 Redis CPU");
+        assertThat(fanOut.measured()).as("G1.cpu over P2.cpu").isEqualTo("1.75×");
+        assertThat(fanOut.met()).contains(false);
+        assertThat(lines.get("M2 memory per extra group ≤ 60 bytes/task").met()).contains(false);
     }
 
     @Test
