@@ -131,7 +131,8 @@ final class JavaSubject implements Subject {
             wrong.add(String.format("the queue's own view holds %,d", own));
         }
         return new Measurement.Check("every group holds every task, the queue's own view none", wrong.isEmpty(),
-                wrong.isEmpty() ? String.format("%,d tasks in each of %d groups", tasks, groups.size())
+                wrong.isEmpty() ? String.format("%,d tasks in %s", tasks,
+                        groups.size() == 1 ? "the group" : "each of " + groups.size() + " groups")
                         : String.join("; ", wrong));
     }
 
