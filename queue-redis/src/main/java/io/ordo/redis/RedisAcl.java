@@ -24,7 +24,7 @@ public final class RedisAcl {
     public static final List<String> SCRIPT_COMMANDS = List.of("time", "exists", "del", "hget", "hgetall",
             "hmget", "hset", "hdel", "hexists", "hincrby", "hlen", "hrandfield", "hscan", "lindex", "llen", "lrange",
             "lpop", "rpush", "type", "zadd", "zrem", "zcard", "zcount", "zscore", "zrank", "zrange",
-            "zrangebylex", "zrangebyscore", "zremrangebyrank", "zremrangebyscore");
+            "zrangebylex", "zrangebyscore", "zremrangebyrank", "zremrangebyscore", "unlink");
 
     /**
      * What the cluster clients send to learn the slot map and check the nodes: Jedis reads CLUSTER SLOTS

@@ -36,6 +36,7 @@ final class AclProbe {
         args.put("time", List.of());
         args.put("exists", List.of(KEY));
         args.put("del", List.of(KEY));
+        args.put("unlink", List.of(KEY));
         args.put("hget", List.of(KEY, "f"));
         args.put("hgetall", List.of(KEY));
         args.put("hscan", List.of(KEY, "0", "COUNT", "1"));

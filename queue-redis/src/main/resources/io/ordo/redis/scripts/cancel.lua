@@ -41,7 +41,7 @@ for i = FIRST_ID, #ARGV do
         else
             call('ZREM', K_DEAD, id)
         end
-        call('HDEL', K_TASKS, id)
+        O.delete_records({ id })
         reply[#reply + 1] = 1
     end
 end

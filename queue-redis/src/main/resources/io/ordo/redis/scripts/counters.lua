@@ -58,7 +58,7 @@ function O.meta()
     local m = O.meta_fields
     if not m then
         local v = O.call('HMGET', O.K_META, 'maxAttempts', 'processingTimeoutMs', 'dedupWindowMs', 'heartbeatTtlMs',
-            'maxPayloadBytes', 'paused', 'counters', 'limits', 'queueBucket')
+            'maxPayloadBytes', 'paused', 'counters', 'limits', 'queueBucket', 'bit')
         m = {
             max_attempts = tonumber(v[1]) or O.DEFAULT_MAX_ATTEMPTS,
             processing_timeout = tonumber(v[2]) or O.DEFAULT_PROCESSING_TIMEOUT_MS,
@@ -68,6 +68,7 @@ function O.meta()
             paused = v[6] ~= false,
             limits = O.decode_limits(v[8]), -- caps and rate limits (limits.lua); nil: none
             queue_bucket = v[9] or nil, -- the queue rate limit's bucket (limits.lua); nil: full
+            group_bit = v[10] and bit.lshift(1, tonumber(v[10])) or 0, -- a group's bit in shared masks (keys.lua)
         }
         O.meta_fields = m
         if not O.COUNTER_INDEX then

@@ -11,7 +11,8 @@ O.ACK_CHUNK = 1000 -- ids per command: unpack has a limit, and a command stays s
 local acked_codes = {}
 function O.ack(consumer, ids, first, last, reply, before_writes)
     local rcall = redis.call
-    local window = O.meta().dedup_window -- (read first: `meta` needs no probe)
+    -- (read first: `meta` needs no probe); a group remembers ids in the queue's window once all are done
+    local window = not O.K_SHARED and O.meta().dedup_window or 0
     O.verify_fixed(O.ACK_SKIPS)
     O.verify_consumer(consumer)
     local holding = O.holding_key(consumer)
@@ -69,7 +70,7 @@ function O.ack(consumer, ids, first, last, reply, before_writes)
     if counting then
         for from = 1, #unplaced, O.ACK_CHUNK do
             local to = math.min(from + O.ACK_CHUNK - 1, #unplaced)
-            local records = O.call('HMGET', O.K_TASKS, unpack(unplaced, from, to))
+            local records = O.load_records({ unpack(unplaced, from, to) })
             for _, s in ipairs(records) do
                 n_left = n_left + 1
                 left[n_left] = O.decode(s).code
@@ -83,6 +84,7 @@ function O.ack(consumer, ids, first, last, reply, before_writes)
         rcall('HDEL', holding, unpack(done, from, to))
         rcall('HDEL', O.K_TASKS, unpack(done, from, to))
     end
+    O.release_shared(done, true)
     -- an ordered partition's lock goes once the holder has nothing left of it
     for _, code in ipairs(codes) do
         local members = flights[code]
@@ -184,7 +186,7 @@ local redrive = O.redrive
 
 function O.purge(id)
     if O.call('ZREM', O.K_DEAD, id) == 0 then return false end
-    O.call('HDEL', O.K_TASKS, id)
+    O.delete_records({ id })
     return true
 end
 local purge = O.purge

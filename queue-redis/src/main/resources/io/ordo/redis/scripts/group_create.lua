@@ -1,28 +1,33 @@
 #!lua
--- Creates a consumer group of the queue (docs/groups.md), with the settings the queue's own view has.
--- Called on the queue's own keys. ARGV: clock, name, the most groups a queue may have.
--- Reply: 1 created, 0 it exists, -1 the queue has the most groups it may, -2 the deletion of a group of
--- that name has not finished (the caller finishes it, then calls again).
+-- Creates a consumer group of the queue (docs/groups.md), with the settings the queue's own view has and
+-- the lowest bit (keys.lua) no group has and no unfinished deletion still clears. Called on the queue's own
+-- keys. ARGV: clock, name, the most groups a queue may have.
+-- Reply: 1 created, 0 it exists, -1 the queue has the most groups it may, -2 a deletion (of a group of that
+-- name, or whose bit it would take) has not finished (the caller finishes it, then calls again).
 start(ARGV[1])
 local name, most = ARGV[2], tonumber(ARGV[3])
-local names = O.group_names()
-for _, listed in ipairs(names) do
-    if listed == name then return 0 end
+local groups = O.groups()
+local taken = {}
+for _, g in ipairs(groups) do
+    if g[1] == name then return 0 end
+    taken[g[2]] = true
 end
-if #names >= most then return -1 end
+if #groups >= most then return -1 end
 local meta = O.group_prefix(name) .. 'meta'
-if call('EXISTS', meta) == 1 then return -2 end
+if call('EXISTS', meta) == 1 or call('HLEN', O.PREFIX .. 'retiring') > 0 then return -2 end
+local b = 0
+while taken[b] do b = b + 1 end
 local SETTINGS = { 'maxAttempts', 'processingTimeoutMs', 'dedupWindowMs', 'heartbeatTtlMs', 'maxPayloadBytes', 'limits' }
 local values = call('HMGET', K_META, unpack(SETTINGS))
-local fields = { 'group', '1' }
+local fields = { 'group', '1', 'bit', tostring(b) }
 for i, field in ipairs(SETTINGS) do
     if values[i] then
         fields[#fields + 1] = field
         fields[#fields + 1] = values[i]
     end
 end
-names[#names + 1] = name
-table.sort(names)
+groups[#groups + 1] = { name, b }
+table.sort(groups, function(x, y) return x[1] < y[1] end)
 call('HSET', meta, unpack(fields))
-call('HSET', K_META, 'groups', table.concat(names, ','))
+O.list_groups(groups, K_META)
 return 1

@@ -1,27 +1,63 @@
 #!lua flags=allow-oom
--- Deletes a consumer group (docs/groups.md), a bounded chunk of its keys per call, so that no call holds
--- the server for long however much the group holds. The first call takes the group off the queue's list
--- and its mark off its meta: from then on no publish reaches it and every call on it fails. The caller
--- calls again until the reply says done. Called on the queue's own keys. ARGV: clock, name.
--- Reply: {1 when the group was listed (else 0), 1 when none of its keys is left (else 0)}.
+-- Deletes a consumer group (docs/groups.md), a bounded chunk per call, so that no call holds the server for
+-- long however much the group holds. The first call takes the group off the queue's list and its mark off
+-- its meta, and notes its bit in the queue's `retiring` (bit -> scan cursor): from then on no publish
+-- reaches it and every call on it fails. Each call then deletes keys of the group, then clears the bit from
+-- a slice of the shared records (deleting those no group holds any more). The caller calls again until
+-- the reply says done. Called on the queue's own keys. ARGV: clock, name.
+-- Reply: {1 when the group was listed (else 0), 1 when nothing of it is left (else 0)}.
 start(ARGV[1])
 local name = ARGV[2]
-local names, kept, listed = O.group_names(), {}, 0
-for _, n in ipairs(names) do
-    if n == name then listed = 1 else kept[#kept + 1] = n end
+local groups, kept, listed = O.groups(), {}, nil
+for _, g in ipairs(groups) do
+    if g[1] == name then listed = g else kept[#kept + 1] = g end
 end
-local function unlist()
-    if listed == 0 then return end
-    if #kept > 0 then call('HSET', K_META, 'groups', table.concat(kept, ',')) else call('HDEL', K_META, 'groups') end
-end
+local retiring_key = O.PREFIX .. 'retiring'
+local shared_key = O.PREFIX .. 'shared'
+O.verify(retiring_key, 'hash')
+O.verify(shared_key, 'hash')
 local meta = O.group_prefix(name) .. 'meta'
 O.verify(meta, 'hash')
+local budget = O.GROUP_DELETE_CHUNK
+
+-- Clears retiring bits from a slice of the shared records; true when no bit is retiring any more.
+local function retire_slice()
+    local retiring = call('HGETALL', retiring_key)
+    if #retiring == 0 then return true end
+    local b, cursor = tonumber(retiring[1]), retiring[2]
+    local page = call('HSCAN', shared_key, cursor, 'COUNT', budget)
+    local clear = bit.bnot(bit.lshift(1, b))
+    local rewrite, gone = {}, {}
+    for i = 1, #page[2], 2 do
+        local s = page[2][i + 1]
+        local mask = struct.unpack('>i4', s)
+        local left = bit.band(mask, clear)
+        if left ~= mask then
+            if left == 0 then
+                gone[#gone + 1] = page[2][i]
+            else
+                rewrite[#rewrite + 1] = page[2][i]
+                rewrite[#rewrite + 1] = struct.pack('>i4', left) .. string.sub(s, 5)
+            end
+        end
+    end
+    if #rewrite > 0 then call('HSET', shared_key, unpack(rewrite)) end
+    if #gone > 0 then call('HDEL', shared_key, unpack(gone)) end
+    if page[1] == '0' then call('HDEL', retiring_key, retiring[1]) else call('HSET', retiring_key, retiring[1], page[1]) end
+    return #retiring == 2 and page[1] == '0'
+end
+
+-- Off the list, its bit retiring (no new group takes it until every shared record is cleared of it).
+local function unlist()
+    if not listed then return end
+    O.list_groups(kept, K_META)
+    call('HSET', retiring_key, tostring(listed[2]), '0')
+end
 if call('EXISTS', meta) == 0 then
     unlist()
-    return { listed, 1 }
+    return { listed and 1 or 0, retire_slice() and 1 or 0 }
 end
 O.begin({ meta }, true) -- the group's keys from here on; all that is read comes before the first write
-local budget = O.GROUP_DELETE_CHUNK
 -- the partitions that exist (in `ready` or `turns`), the ordered ones in flight (`locks`), the consumers
 local ready = call('ZRANGE', O.K_READY, 0, budget - 1)
 local turns = call('HRANDFIELD', O.K_TURNS, budget)
@@ -52,6 +88,5 @@ if #ready < budget and #turns < budget and #locks < budget and #consumers < budg
     for i = 2, #O.KINDS do keys[#keys + 1] = fixed[i] end
     call('UNLINK', unpack(keys))
     call('UNLINK', meta)
-    return { listed, 1 }
 end
-return { listed, 0 }
+return { listed and 1 or 0, 0 }

@@ -79,7 +79,7 @@ if stage == 'd' then
         index[ARGV[i]] = i - FIRST_CODE + 1
     end
     if #ids > 0 and #counts > 0 then
-        for _, record in ipairs(call('HMGET', K_TASKS, unpack(ids))) do
+        for _, record in ipairs(O.load_records(ids)) do
             local at = record and index[waiting_code(record)]
             if at then counts[at] = counts[at] + 1 end
         end

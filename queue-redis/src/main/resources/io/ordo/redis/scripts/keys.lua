@@ -56,7 +56,10 @@ function O.begin(keys, any_group)
     if not set then
         if O.key_set_count >= 1000 then O.key_sets, O.key_set_count = {}, 0 end
         local prefix = string.sub(meta, 1, -5)
-        set = { prefix = prefix, group = string.find(prefix, O.GROUP_MARK, 1, true) ~= nil }
+        local mark = string.find(prefix, O.GROUP_MARK, 1, true)
+        set = { prefix = prefix, group = mark ~= nil }
+        -- a group's tasks it has not changed since they were published are the queue's shared records
+        if mark then set.shared = string.sub(prefix, 1, mark + 1) .. 'shared' end
         for i, kind in ipairs(O.KINDS) do set[i] = prefix .. kind end
         O.key_sets[meta], O.key_set_count = set, O.key_set_count + 1
     end
@@ -67,6 +70,8 @@ function O.begin(keys, any_group)
     O.K_META, O.K_TASKS, O.K_READY, O.K_DELAYED, O.K_WAKE, O.K_BLOCKED, O.K_TURNS, O.K_PARKED, O.K_STALE,
         O.K_LOCKS, O.K_CONSUMERS, O.K_DEAD, O.K_ACKED, O.K_READYAT, O.K_READYAT_N, O.K_SIGNAL,
         O.K_HEARTBEATS, O.K_LOCK_SINCE, O.K_INFLIGHT, O.K_BUCKETS, O.K_THROTTLED = unpack(set)
+    O.K_SHARED = set.shared
+    O.records_shared = false
     O.meta_fields = nil
     O.c, O.counters_changed = nil, false
     O.next_timer, O.next_timer_changed = nil, false
@@ -92,22 +97,49 @@ end
 O.GROUP_MARK = '}:g='
 function O.group_prefix(name) return O.PREFIX .. 'g=' .. name .. ':' end
 
--- The queue's groups, by name (O.PREFIX: the queue's own keys).
-function O.group_names()
-    local names = {}
+--
+-- A task published to a queue with groups is stored once, in the queue's hash `shared`: its record as a
+-- task's record is (record.lua) after the mask of the groups that hold it (4 bytes, one bit per group, the
+-- group's `bit` in its meta). A group keeps a record of its own in its `tasks` only once it changed the
+-- task (a give-back, a dead letter); until then it reads the shared one, while its bit is set. A group done
+-- with a task (ack, cancel, purge) clears its bit, and the last one deletes the shared record.
+-- The queue's meta lists each group as name:bit.
+
+-- The queue's groups, by name: {name, bit} each (O.PREFIX: the queue's own keys).
+function O.groups()
+    local groups = {}
     local listed = O.call('HGET', O.K_META, 'groups')
     if listed then
-        for name in string.gmatch(listed, '[^,]+') do names[#names + 1] = name end
+        for name, b in string.gmatch(listed, '([^,:]+):(%d+)') do groups[#groups + 1] = { name, tonumber(b) } end
     end
+    return groups
+end
+
+function O.group_names()
+    local names = {}
+    for i, g in ipairs(O.groups()) do names[i] = g[1] end
     return names
 end
 
--- The meta keys of the views a publish delivers to: the queue's own, or each of its groups.
+-- Writes the queue's list of groups into its meta (queue_meta).
+function O.list_groups(groups, queue_meta)
+    local parts = {}
+    for i, g in ipairs(groups) do parts[i] = g[1] .. ':' .. g[2] end
+    if #parts > 0 then O.call('HSET', queue_meta, 'groups', table.concat(parts, ','))
+    else O.call('HDEL', queue_meta, 'groups') end
+end
+
+-- The meta keys of the views a publish delivers to: the queue's own, or each of its groups; and the mask
+-- of those groups' bits (0 without groups).
 function O.publish_targets()
-    local names = O.group_names()
-    if #names == 0 then return { O.K_META } end
-    for i, name in ipairs(names) do names[i] = O.group_prefix(name) .. 'meta' end
-    return names
+    local groups = O.groups()
+    if #groups == 0 then return { O.K_META }, 0 end
+    local targets, mask = {}, 0
+    for i, g in ipairs(groups) do
+        targets[i] = O.group_prefix(g[1]) .. 'meta'
+        mask = bit.bor(mask, bit.lshift(1, g[2]))
+    end
+    return targets, mask
 end
 
 -- ---------------------------------------------------------------- keys of the wrong type

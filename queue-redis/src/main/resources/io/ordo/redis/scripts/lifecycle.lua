@@ -268,7 +268,7 @@ local take = O.take
 function O.hand_over(consumer, ids, leases, taken, reply)
     O.count('waiting', -taken)
     O.call('HSET', O.holding_key(consumer), unpack(leases))
-    local records = O.call('HMGET', O.K_TASKS, unpack(ids))
+    local records = O.load_records(ids)
     local n = #reply
     for j = 1, taken do
         reply[n + 2 * j - 1] = ids[j]

@@ -26,41 +26,19 @@ for i = FIRST_TASK, #ARGV, 2 do
     end
 end
 local queue_meta = K_META
--- the views the batch goes to: the queue's own, or each of its groups
-local targets = O.publish_targets()
+local shared_key = O.PREFIX .. 'shared'
+-- the views the batch goes to: the queue's own, or each of its groups (and the mask of their bits)
+local targets, mask = O.publish_targets()
+local grouped = mask ~= 0
 local function bind(meta)
     K_META, K_TASKS, K_READY, K_DELAYED, K_WAKE, K_BLOCKED, K_TURNS, K_PARKED, K_STALE, K_LOCKS, K_CONSUMERS,
         K_DEAD, K_ACKED, K_READYAT, K_READYAT_N, K_SIGNAL, K_HEARTBEATS, K_LOCK_SINCE, K_INFLIGHT, K_BUCKETS,
         K_THROTTLED = unpack(O.begin({ meta }))
 end
 
-local ids = {}
-for i = FIRST_TASK, #ARGV, 2 do ids[#ids + 1] = ARGV[i] end
-local exists = {}    -- ids that name a task already, in any view
-local forget = {}    -- per view, the acked ids given whose dedup window has passed: forgotten now
--- Reads, for one view, which ids it holds or remembers (one HMGET per thousand).
-local function read_known(meta)
-    local known = {}
-    for first = 1, #ids, 1000 do
-        local last = math.min(first + 999, #ids)
-        local records = call('HMGET', K_TASKS, unpack(ids, first, last))
-        for j = first, last do
-            if records[j - first + 1] then exists[ids[j]] = true end
-        end
-    end
-    if call('EXISTS', K_ACKED) == 1 then
-        for _, id in ipairs(ids) do
-            local free_at = not exists[id] and call('ZSCORE', K_ACKED, id)
-            if free_at then
-                if tonumber(free_at) > NOW then exists[id] = true else known[#known + 1] = id end
-            end
-        end
-    end
-    forget[meta] = known
-end
-
+-- Every view's keys are checked before the first write. A group's records are not (a publish writes none).
 for t, meta in ipairs(targets) do
-    if t > 1 or meta ~= queue_meta then bind(meta) end
+    if grouped then bind(meta) end
     O.verify_fixed(O.PUBLISH_SKIPS)
     -- A task publish_ready will append (the test it makes, run ahead) writes only its partition's list; any
     -- other may write its partition's sorted sets too. The list counters are moved as if every task were
@@ -74,13 +52,30 @@ for t, meta in ipairs(targets) do
             and NOW >= latest)
         lowest, latest = math.min(lowest, priority), math.max(latest, NOW + delay)
     end
-    read_known(meta)
 end
-if targets[1] ~= queue_meta then -- the queue's own view's ids are the queue's too
-    bind(queue_meta)
-    O.verify(K_TASKS, 'hash')
-    O.verify(K_ACKED, 'zset')
-    read_known(queue_meta)
+if grouped then bind(queue_meta) end
+
+-- The ids that name a task already: the queue's own view's and the shared ones (a group holds no task
+-- that is not shared), read with one HMGET per thousand; or that were acked inside the dedup window.
+local ids = {}
+for i = FIRST_TASK, #ARGV, 2 do ids[#ids + 1] = ARGV[i] end
+local exists = {}
+for first = 1, #ids, 1000 do
+    local last = math.min(first + 999, #ids)
+    local records = call('HMGET', K_TASKS, unpack(ids, first, last))
+    local shared = grouped and call('HMGET', shared_key, unpack(ids, first, last))
+    for j = first, last do
+        if records[j - first + 1] or shared and shared[j - first + 1] then exists[ids[j]] = true end
+    end
+end
+local forget = {} -- the acked ids given whose dedup window has passed: forgotten now
+if call('EXISTS', K_ACKED) == 1 then
+    for _, id in ipairs(ids) do
+        local free_at = not exists[id] and call('ZSCORE', K_ACKED, id)
+        if free_at then
+            if tonumber(free_at) > NOW then exists[id] = true else forget[#forget + 1] = id end
+        end
+    end
 end
 
 -- The usual task (regular partition, no delay, no cancelled member anywhere): a record built as is and a
@@ -145,17 +140,15 @@ for i = FIRST_TASK, #ARGV, 2 do
         reply[#reply + 1] = 1
     end
 end
+if #forget > 0 then call('ZREM', K_ACKED, unpack(forget)) end
 -- seq is the queue's: one counter, kept in the queue's own meta, numbers every task in every group
 local seqs = {}
 for n = 1, #new_tasks do seqs[n] = next_counter('seq') end
-local grouped = targets[1] ~= queue_meta
 if grouped and #new_tasks > 0 then O.save_counters() end
-for _, meta in ipairs(targets) do
+for t, meta in ipairs(targets) do
     if grouped then bind(meta) end
     O.unsaved, O.unsaved_order = {}, {}
     ready_now = 0
-    local known = forget[meta]
-    if #known > 0 then call('ZREM', K_ACKED, unpack(known)) end
     for n, i in ipairs(new_tasks) do
         local id, blob = ARGV[i], ARGV[i + 1]
         local priority, delay, code_length = struct.unpack('>HI6xxxxI2', blob)
@@ -170,6 +163,24 @@ for _, meta in ipairs(targets) do
                 due = NOW + delay, ready = NOW + delay, tail = string.sub(blob, TAIL), code = code,
             })
         end
+    end
+    if grouped then
+        -- The records the first group would keep are the shared ones, with every group's bit: stored once,
+        -- before the next group reads them. No group keeps a record of its own for a task just published.
+        if t == 1 and #new_tasks > 0 then
+            local mask_bytes = struct.pack('>i4', mask)
+            local args = {}
+            for _, i in ipairs(new_tasks) do
+                args[#args + 1] = ARGV[i]
+                args[#args + 1] = mask_bytes .. O.unsaved[ARGV[i]]
+                if #args == 2000 then
+                    call('HSET', shared_key, unpack(args))
+                    args = {}
+                end
+            end
+            if #args > 0 then call('HSET', shared_key, unpack(args)) end
+        end
+        O.unsaved, O.unsaved_order = {}, {}
     end
     if #new_tasks > 0 then count('publishedTotal', #new_tasks) end
     if ready_now > 0 then

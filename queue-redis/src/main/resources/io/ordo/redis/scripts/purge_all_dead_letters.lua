@@ -9,6 +9,6 @@ if through == '' then through = int(counter('deadSeq')) end
 local ids = call('ZRANGEBYSCORE', K_DEAD, '-inf', through, 'LIMIT', 0, O.PURGE_CHUNK)
 if #ids > 0 then
     call('ZREM', K_DEAD, unpack(ids))
-    call('HDEL', K_TASKS, unpack(ids))
+    O.delete_records(ids)
 end
 return { #ids, through, #ids == O.PURGE_CHUNK and 1 or 0 }

@@ -160,12 +160,34 @@ end
 -- written with one HSET by finish(); load() reads them from here meanwhile.
 function O.load(id)
     local s = O.unsaved and O.unsaved[id] or O.call('HGET', O.K_TASKS, id)
+    if not s and O.K_SHARED then s = O.shared_records({ id }, { false })[1] end
     if not s then return nil end
     return O.decode(s)
 end
 local load = O.load
 
--- The stored records of ids, in their order (false for an id without one), with one HMGET.
+-- For a group: records[i] of each id without a record of the group's own, from the queue's shared
+-- records while the group's bit is set (keys.lua); one HMGET.
+function O.shared_records(ids, records)
+    local missing, at = {}, {}
+    for i = 1, #ids do
+        if not records[i] then
+            missing[#missing + 1] = ids[i]
+            at[#at + 1] = i
+        end
+    end
+    if #missing == 0 then return records end
+    local b = O.meta().group_bit
+    local shared = O.call('HMGET', O.K_SHARED, unpack(missing))
+    for k, i in ipairs(at) do
+        local s = shared[k]
+        if s and bit.band(struct.unpack('>i4', s), b) ~= 0 then records[i] = string.sub(s, 5) end
+    end
+    return records
+end
+
+-- The stored records of ids, in their order (false for an id without one), with one HMGET (two for a
+-- group, whose unchanged tasks are shared).
 function O.load_records(ids)
     if #ids == 0 then return {} end
     local records = O.call('HMGET', O.K_TASKS, unpack(ids))
@@ -173,7 +195,55 @@ function O.load_records(ids)
     if unsaved then
         for i, id in ipairs(ids) do records[i] = unsaved[id] or records[i] end
     end
+    if O.K_SHARED then O.shared_records(ids, records) end
     return records
+end
+
+-- A group done with tasks (acked, cancelled, purged): its bit cleared from their shared records, and the
+-- records whose last holder it was deleted. Acked ones (remember) are remembered in the queue's `acked`
+-- for the group's dedup window, the longest of the groups' counting. Nothing for the queue's own view.
+function O.release_shared(ids, remember)
+    if not O.K_SHARED or #ids == 0 then return end
+    local b = O.meta().group_bit
+    local kept, gone, released = {}, {}, {}
+    for from = 1, #ids, 1000 do
+        local to = math.min(from + 999, #ids)
+        local shared = O.call('HMGET', O.K_SHARED, unpack(ids, from, to))
+        for i = from, to do
+            local s = shared[i - from + 1]
+            if s then
+                local mask = struct.unpack('>i4', s)
+                if bit.band(mask, b) ~= 0 then
+                    released[#released + 1] = ids[i]
+                    mask = bit.band(mask, bit.bnot(b))
+                    if mask == 0 then
+                        gone[#gone + 1] = ids[i]
+                    else
+                        kept[#kept + 1] = ids[i]
+                        kept[#kept + 1] = struct.pack('>i4', mask) .. string.sub(s, 5)
+                    end
+                end
+            end
+        end
+    end
+    for from = 1, #kept, 2000 do O.call('HSET', O.K_SHARED, unpack(kept, from, math.min(from + 1999, #kept))) end
+    for from = 1, #gone, 1000 do O.call('HDEL', O.K_SHARED, unpack(gone, from, math.min(from + 999, #gone))) end
+    local window = remember and O.meta().dedup_window or 0
+    if window > 0 and #released > 0 then
+        local acked = string.sub(O.K_SHARED, 1, -7) .. 'acked'
+        local args = {}
+        for _, id in ipairs(released) do
+            args[#args + 1] = O.int(O.NOW + window)
+            args[#args + 1] = id
+        end
+        for from = 1, #args, 2000 do O.call('ZADD', acked, 'GT', unpack(args, from, math.min(from + 1999, #args))) end
+    end
+end
+
+-- Deletes tasks' records (a group: its own, and its share of the shared ones).
+function O.delete_records(ids, remember)
+    for from = 1, #ids, 1000 do O.call('HDEL', O.K_TASKS, unpack(ids, from, math.min(from + 999, #ids))) end
+    O.release_shared(ids, remember)
 end
 
 function O.save_record(id, s)
