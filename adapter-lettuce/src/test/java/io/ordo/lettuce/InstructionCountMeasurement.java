@@ -1,5 +1,6 @@
 package io.ordo.lettuce;
 
+import io.ordo.domain.GroupName;
 import io.ordo.domain.QueueName;
 import io.ordo.domain.QueueSettings;
 import io.ordo.domain.RateLimit;
@@ -59,6 +60,29 @@ class InstructionCountMeasurement {
             System.out.printf("%,d tasks over %,d %s partitions, %d per call%s: %,d instructions per drained task%n",
                     TASKS, MeasuredQueue.PARTITIONS, MeasuredQueue.kind(), BATCH,
                     LIMITS.equals("none") ? "" : ", limits set: " + LIMITS, instructions / TASKS);
+        }
+    }
+
+    /**
+     * Instructions per published task, batches of 100 over the partitions, on a queue with
+     * {@code ordo.measure.groups} consumer groups (0: none), counted over the whole fill: the figure G1 of the
+     * harness compares by Redis CPU (docs/groups.md).
+     */
+    @Test
+    void instructions_per_published_task() throws Exception {
+        int groups = Integer.getInteger("ordo.measure.groups", 0);
+        try (Callgrind callgrind = Callgrind.start();
+             RedisTaskStoreFactory factory = LettuceTaskStores.factory(RedisOptions.create(callgrind.server().uri()))) {
+            TaskStore store = factory.forQueue(QueueName.of("measure"));
+            for (int g = 0; g < groups; g++) {
+                store.createGroup(GroupName.of("group-" + g));
+            }
+            MeasuredQueue.fill(store, 1_000, 100); // partitions exist, as in a queue at work
+            callgrind.zero();
+            MeasuredQueue.fill(store, TASKS, 100);
+            long instructions = callgrind.instructions();
+            System.out.printf("%,d tasks over %,d %s partitions, 100 per call, %d groups: %,d instructions per published task%n",
+                    TASKS, MeasuredQueue.PARTITIONS, MeasuredQueue.kind(), groups, instructions / TASKS);
         }
     }
 }
