@@ -11,6 +11,7 @@ local clock = ARGV[1]
 local FIRST_TASK = 2 -- then per task: id, blob = priority+1000 (2) delayMs (6) payloadBytes (4) tail
 -- (a delay field at or above O.RUN_AT_MARK is that mark plus the epoch ms the task runs at)
 local TAIL = 13 -- where the tail starts in a blob: code length (2), code, headers, payload
+local ORDERED_MARK = O.ORDERED_MARK
 
 local NOW = start(clock)
 -- The delay from NOW a blob's delay field means: as is, or up to its instant to run at (0 once it has passed).
@@ -36,21 +37,48 @@ local function bind(meta)
         K_THROTTLED = unpack(O.begin({ meta }))
 end
 
+-- Each task's priority, delay and partition, read from its blob once for every view.
+local PRIORITY, DELAY, CODE = {}, {}, {}
+for i = FIRST_TASK, #ARGV, 2 do
+    local priority, delay, code_length = struct.unpack('>HI6xxxxI2', ARGV[i + 1])
+    PRIORITY[i], DELAY[i] = priority - 1000, delay_of(delay)
+    CODE[i] = string.sub(ARGV[i + 1], TAIL + 2, TAIL + 1 + code_length)
+end
+
 -- Every view's keys are checked before the first write. A group's records are not (a publish writes none).
 for t, meta in ipairs(targets) do
     if grouped then bind(meta) end
-    O.verify_fixed(O.PUBLISH_SKIPS)
     -- A task publish_ready will append (the test it makes, run ahead) writes only its partition's list; any
     -- other may write its partition's sorted sets too. The list counters are moved as if every task were
     -- listed, which can only make the test fail more often than it will: a task is never under-probed.
     local lowest, latest, no_stale = counter('lowestListed'), counter('latestListed'), counter('stale') == 0
+    local verified, verified_codes = O.verified, O.verified_codes
+    -- A group whose every task goes behind a live member of its partition's list (the probe reads the
+    -- list's length) writes nothing but those lists, its meta, its readyat index and its signal: only those
+    -- are probed. Any other publish probes every key it may touch.
+    local behind_live = grouped
     for i = FIRST_TASK, #ARGV, 2 do
-        local priority, delay, code_length = struct.unpack('>HI6xxxxI2', ARGV[i + 1])
-        priority, delay = priority - 1000, delay_of(delay)
-        local code = string.sub(ARGV[i + 1], TAIL + 2, TAIL + 1 + code_length)
-        O.verify_partition(code, delay == 0 and no_stale and not is_ordered(code) and priority <= lowest
-            and NOW >= latest)
-        lowest, latest = math.min(lowest, priority), math.max(latest, NOW + delay)
+        local priority, delay, code = PRIORITY[i], DELAY[i], CODE[i]
+        if delay == 0 and no_stale and priority <= lowest and NOW >= latest and string.byte(code, 1) ~= ORDERED_MARK then
+            -- the list alone (O.verify_partition's list_only, inline: a group repeats it for every task)
+            if not verified_codes[code] then
+                local key = run_key(code)
+                if not verified[key] and (O.verify(key, 'list') or 0) == 0 then behind_live = false end
+            end
+        else
+            O.verify_partition(code, false)
+            behind_live = false
+        end
+        if priority < lowest then lowest = priority end
+        if NOW + delay > latest then latest = NOW + delay end
+    end
+    if behind_live then
+        O.verify(K_READYAT, 'zset')
+        O.verify(K_READYAT_N, 'hash')
+        O.verify(K_SIGNAL, 'list')
+        O.verify(K_READY, 'zset')
+    else
+        O.verify_fixed(O.PUBLISH_SKIPS)
     end
 end
 if grouped then bind(queue_meta) end
@@ -81,16 +109,26 @@ end
 -- The usual task (regular partition, no delay, no cancelled member anywhere): a record built as is and a
 -- list append; a partition that did not exist enters `ready` (or `turns`, when blocked) at once.
 local ready_now = 0 -- tasks publish_ready made waiting, ready at NOW: counted once at the end
-local function publish_ready(id, seq, priority, blob, code)
+-- The record of a task publish_ready makes waiting (after the groups' mask, for a shared one).
+local function ready_record(seq, priority, blob, mask)
     local head
-    if priority ~= 0 then
+    if mask then
+        if priority ~= 0 then
+            head = struct.pack('>i4BI6I6H', mask, FLAG_PRIORITY, seq, NOW, priority + 1000)
+        else
+            head = struct.pack('>i4BI6I6', mask, 0, seq, NOW)
+        end
+    elseif priority ~= 0 then
         head = struct.pack('>BI6I6H', FLAG_PRIORITY, seq, NOW, priority + 1000)
     else
         head = struct.pack('>BI6I6', 0, seq, NOW)
     end
-    save_record(id, head .. string.sub(blob, TAIL))
+    return head .. string.sub(blob, TAIL)
+end
+-- m: its partition member; its record is saved unless it is shared (a group's view of it).
+local function publish_ready(id, seq, priority, blob, code, m)
+    if not grouped then save_record(id, ready_record(seq, priority, blob)) end
     ready_now = ready_now + 1
-    local m = struct.pack('>I7I6', (1000 - priority) * PRIORITY_SPAN + NOW, seq) .. id
     local key = run_key(code)
     if priority <= counter('lowestListed') and NOW >= counter('latestListed') then
         -- sorts after every list member there is: appended, and the list's length tells whether it was empty
@@ -142,45 +180,74 @@ for i = FIRST_TASK, #ARGV, 2 do
 end
 if #forget > 0 then call('ZREM', K_ACKED, unpack(forget)) end
 -- seq is the queue's: one counter, kept in the queue's own meta, numbers every task in every group
-local seqs = {}
-for n = 1, #new_tasks do seqs[n] = next_counter('seq') end
-if grouped and #new_tasks > 0 then O.save_counters() end
-for t, meta in ipairs(targets) do
-    if grouped then bind(meta) end
-    O.unsaved, O.unsaved_order = {}, {}
-    ready_now = 0
+local seqs, members = {}, {}
+for n, i in ipairs(new_tasks) do
+    local seq = next_counter('seq')
+    seqs[n] = seq
+    members[n] = struct.pack('>I7I6', (1000 - PRIORITY[i]) * PRIORITY_SPAN + NOW, seq) .. ARGV[i]
+end
+-- Groups: every new task's record once, in `shared` with every group's bit, before any group reads it; no
+-- group keeps a record of its own for a task just published (O.records_shared).
+if grouped and #new_tasks > 0 then
+    O.save_counters()
+    local mask_bytes = struct.pack('>i4', mask)
+    local args = {}
     for n, i in ipairs(new_tasks) do
-        local id, blob = ARGV[i], ARGV[i + 1]
-        local priority, delay, code_length = struct.unpack('>HI6xxxxI2', blob)
-        priority, delay = priority - 1000, delay_of(delay)
-        local code = string.sub(blob, TAIL + 2, TAIL + 1 + code_length)
-        local seq = seqs[n]
-        if delay == 0 and not is_ordered(code) and counter('stale') == 0 then
-            publish_ready(id, seq, priority, blob, code)
+        local blob, priority, delay, code = ARGV[i + 1], PRIORITY[i], DELAY[i], CODE[i]
+        args[#args + 1] = ARGV[i]
+        if delay == 0 and not is_ordered(code) then
+            args[#args + 1] = ready_record(seqs[n], priority, blob, mask)
+        else -- as put_waiting saves it
+            args[#args + 1] = mask_bytes .. O.encode({ state = STATE_WAITING, seq = seqs[n], published = NOW,
+                priority = priority, attempts = 0, due = NOW + delay, ready = NOW + delay,
+                tail = string.sub(blob, TAIL), code = code })
+        end
+        if #args == 2000 then
+            call('HSET', shared_key, unpack(args))
+            args = {}
+        end
+    end
+    if #args > 0 then call('HSET', shared_key, unpack(args)) end
+end
+for _, meta in ipairs(targets) do
+    if grouped then
+        bind(meta)
+        O.records_shared = true
+    else
+        O.unsaved, O.unsaved_order = {}, {}
+    end
+    ready_now = 0
+    local c, LOWEST, HIGHEST, LATEST, STALE = O.c, O.COUNTER_INDEX.lowestListed, O.COUNTER_INDEX.highestListed,
+        O.COUNTER_INDEX.latestListed, O.COUNTER_INDEX.stale
+    if not c then
+        O.meta()
+        c = O.c
+    end
+    local tails, fronts, rcall = O.tails, O.fronts, redis.call
+    for n, i in ipairs(new_tasks) do
+        local id, blob, priority, delay, code = ARGV[i], ARGV[i + 1], PRIORITY[i], DELAY[i], CODE[i]
+        if grouped and delay == 0 and c[STALE] == 0 and priority <= c[LOWEST] and NOW >= c[LATEST]
+            and string.byte(code, 1) ~= ORDERED_MARK then
+            -- publish_ready's append, inline for a group (its key probed above): behind a live member, the
+            -- list's length says so and nothing else changes; else publish_ready's own path
+            local m = members[n]
+            if priority < c[LOWEST] or priority > c[HIGHEST] or NOW > c[LATEST] then O.note_listed(priority, NOW) end
+            local key = run_key(code)
+            if rcall('RPUSH', key, m) > 1 then
+                tails[code], fronts[code] = m, nil
+                ready_now = ready_now + 1
+            else
+                rcall('RPOP', key) -- (publish_ready puts it back, as a first member)
+                publish_ready(id, seqs[n], priority, blob, code, m)
+            end
+        elseif delay == 0 and not is_ordered(code) and counter('stale') == 0 then
+            publish_ready(id, seqs[n], priority, blob, code, members[n])
         else
             put_waiting(id, {
-                seq = seq, published = NOW, priority = priority, attempts = 0,
+                seq = seqs[n], published = NOW, priority = priority, attempts = 0,
                 due = NOW + delay, ready = NOW + delay, tail = string.sub(blob, TAIL), code = code,
             })
         end
-    end
-    if grouped then
-        -- The records the first group would keep are the shared ones, with every group's bit: stored once,
-        -- before the next group reads them. No group keeps a record of its own for a task just published.
-        if t == 1 and #new_tasks > 0 then
-            local mask_bytes = struct.pack('>i4', mask)
-            local args = {}
-            for _, i in ipairs(new_tasks) do
-                args[#args + 1] = ARGV[i]
-                args[#args + 1] = mask_bytes .. O.unsaved[ARGV[i]]
-                if #args == 2000 then
-                    call('HSET', shared_key, unpack(args))
-                    args = {}
-                end
-            end
-            if #args > 0 then call('HSET', shared_key, unpack(args)) end
-        end
-        O.unsaved, O.unsaved_order = {}, {}
     end
     if #new_tasks > 0 then count('publishedTotal', #new_tasks) end
     if ready_now > 0 then

@@ -246,7 +246,9 @@ function O.delete_records(ids, remember)
     O.release_shared(ids, remember)
 end
 
+-- (A publish to groups keeps each new task's record once, shared: a group saves none of them.)
 function O.save_record(id, s)
+    if O.records_shared then return end
     if O.unsaved then
         if not O.unsaved[id] then O.unsaved_order[#O.unsaved_order + 1] = id end
         O.unsaved[id] = s
