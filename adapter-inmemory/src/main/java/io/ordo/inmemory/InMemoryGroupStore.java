@@ -39,7 +39,7 @@ import java.util.Optional;
  * name. Publishing, the schedules and the groups' administration are the queue's ({@link QueueViews}) and
  * work whether the group exists or not; every other call is refused naming {@code group} while it does not.
  */
-final class InMemoryGroupStore implements TaskStore {
+final class InMemoryGroupStore implements TaskStore, QueueLevelCalls {
     private final QueueViews views;
     private final GroupName group;
 
@@ -74,39 +74,16 @@ final class InMemoryGroupStore implements TaskStore {
         return views.publish(tasks);
     }
 
-    @Override
-    public boolean putSchedule(Schedule schedule) {
-        return views.putSchedule(schedule);
-    }
+
+
+
+
+
+
 
     @Override
-    public boolean removeSchedule(String id) {
-        return views.removeSchedule(id);
-    }
-
-    @Override
-    public List<ScheduleEntry> schedules() {
-        return views.schedules();
-    }
-
-    @Override
-    public ScheduleFiring fireDueSchedules() {
-        return views.fireDueSchedules();
-    }
-
-    @Override
-    public boolean createGroup(GroupName name) {
-        return views.createGroup(name);
-    }
-
-    @Override
-    public List<GroupName> groups() {
-        return views.groups();
-    }
-
-    @Override
-    public boolean deleteGroup(GroupName name) {
-        return views.deleteGroup(name);
+    public QueueViews views() {
+        return views;
     }
 
     // ---------------------------------------------------------------- the group's

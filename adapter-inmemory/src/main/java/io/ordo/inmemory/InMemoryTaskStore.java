@@ -65,7 +65,7 @@ import java.util.concurrent.TimeUnit;
  * What spans the views of a queue (publishing to them, the groups' administration, configuring every view,
  * the schedules) is in {@link QueueViews}, which takes its own monitor before any store's.
  */
-final class InMemoryTaskStore implements TaskStore {
+final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
     /** How often a waiting consume looks at the clock again: a virtual clock moves without telling anyone. */
     private static final long WAIT_POLL_MILLIS = 5;
 
@@ -592,42 +592,19 @@ final class InMemoryTaskStore implements TaskStore {
         notifyAll();
     }
 
-    // ---------------------------------------------------------------- schedules and groups: the queue's
+    // ---------------------------------------------------------------- schedules and groups: the queue's (QueueLevelCalls)
 
     @Override
-    public boolean putSchedule(Schedule schedule) {
-        return views.putSchedule(schedule);
+    public QueueViews views() {
+        return views;
     }
 
-    @Override
-    public boolean removeSchedule(String id) {
-        return views.removeSchedule(id);
-    }
 
-    @Override
-    public List<ScheduleEntry> schedules() {
-        return views.schedules();
-    }
 
-    @Override
-    public ScheduleFiring fireDueSchedules() {
-        return views.fireDueSchedules();
-    }
 
-    @Override
-    public boolean createGroup(GroupName name) {
-        return views.createGroup(name);
-    }
 
-    @Override
-    public List<GroupName> groups() {
-        return views.groups();
-    }
 
-    @Override
-    public boolean deleteGroup(GroupName name) {
-        return views.deleteGroup(name);
-    }
+
 
     /** Whether anything of this view is kept: tasks, dead letters, counters, consumers, blocks, settings. */
     synchronized boolean holdsData() {
