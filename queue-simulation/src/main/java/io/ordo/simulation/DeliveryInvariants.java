@@ -2,11 +2,8 @@ package io.ordo.simulation;
 
 import io.ordo.domain.ConsumerId;
 import io.ordo.domain.Lease;
-import io.ordo.domain.NewTask;
 import io.ordo.domain.Partition;
 import io.ordo.domain.TaskId;
-import io.ordo.ports.PublishOutcome;
-import io.ordo.ports.PublishReceipt;
 import io.ordo.simulation.ModelTask.State;
 
 import java.util.ArrayList;
@@ -17,9 +14,9 @@ import java.util.Set;
 import static io.ordo.simulation.InvariantViolation.fail;
 
 /**
- * Publish and consume: receipts follow dedup, and every task taken was due, waiting, in an unblocked
- * partition of a running queue, its partition's head, served by priority then turn, ordered runs
- * consecutive and exclusive, and fewer than asked only when nothing eligible was left.
+ * Consume in one view: every task taken was due, waiting, in an unblocked partition of a running view, its
+ * partition's head, served by priority then turn, ordered runs consecutive and exclusive, and fewer than
+ * asked only when nothing eligible was left. (Publishing is the queue's: {@link GroupInvariants}.)
  */
 final class DeliveryInvariants {
 
@@ -29,30 +26,6 @@ final class DeliveryInvariants {
     DeliveryInvariants(QueueModel model, ReadBackInvariants readBack) {
         this.model = model;
         this.readBack = readBack;
-    }
-
-    void onPublish(List<NewTask> batch, List<PublishReceipt> receipts, long now) {
-        model.begin();
-        if (receipts.size() != batch.size()) {
-            fail(Invariant.OUTCOMES, "publish of %d tasks returned %d receipts", batch.size(), receipts.size());
-        }
-        for (int i = 0; i < batch.size(); i++) {
-            NewTask request = batch.get(i);
-            PublishReceipt receipt = receipts.get(i);
-            if (!receipt.id().equals(request.id())) {
-                fail(Invariant.OUTCOMES, "publish receipt %d is for %s, the batch has %s there", i, receipt.id(),
-                        request.id());
-            }
-            PublishOutcome expected = model.expectedPublish(request.id(), now);
-            if (expected != null && receipt.outcome() != expected) {
-                fail(Invariant.OUTCOMES, "publish of %s: expected %s, got %s (%s)", request.id(), expected,
-                        receipt.outcome(), model.describeId(request.id()));
-            }
-            if (receipt.outcome() == PublishOutcome.CREATED) {
-                model.create(request, now);
-            }
-        }
-        model.end();
     }
 
     void onConsume(ConsumerId consumer, int max, List<Lease> leases, long now) {

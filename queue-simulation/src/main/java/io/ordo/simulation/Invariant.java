@@ -44,6 +44,12 @@ public final class Invariant {
     public static final String DEAD_LETTERS = "dead letters";
     /** Leases and snapshots carry the task as published (partition, priority, seq order, times). */
     public static final String TASK_FIELDS = "task fields";
+    /**
+     * Consumer groups (docs/groups.md): create, list and delete answer as the groups that exist; a group starts
+     * with the own view's settings; configure reaches every view from the queue's own store, one group from its
+     * store; a call on the state of a group that does not exist is refused naming {@code group}.
+     */
+    public static final String GROUPS = "consumer groups as specified";
     /** The store threw where the contract expects a value. */
     public static final String NO_EXCEPTION = "store operation completes";
     /** Two stores observed the same at every step. */

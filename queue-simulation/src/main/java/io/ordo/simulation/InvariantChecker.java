@@ -1,32 +1,23 @@
 package io.ordo.simulation;
 
-import io.ordo.domain.ConsumerId;
-import io.ordo.domain.Lease;
+import io.ordo.domain.GroupName;
 import io.ordo.domain.NewTask;
-import io.ordo.domain.Partition;
 import io.ordo.domain.QueueSettings;
 import io.ordo.domain.Schedule;
 import io.ordo.domain.TaskId;
-import io.ordo.ports.AckOutcome;
-import io.ordo.ports.CancelOutcome;
-import io.ordo.ports.DeadLetterPage;
-import io.ordo.ports.FailOutcome;
 import io.ordo.ports.PublishReceipt;
-import io.ordo.ports.QueueStats;
-import io.ordo.ports.ReclaimReport;
-import io.ordo.ports.RedriveOutcome;
-import io.ordo.ports.RejectOutcome;
-import io.ordo.ports.Rejection;
-import io.ordo.ports.ReleaseOutcome;
 import io.ordo.ports.ScheduleFiring;
 import io.ordo.ports.TaskStore;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
 
 /**
- * A reference model of what must hold, written from docs/contract.md and docs/semantics.md and fed with
- * every call and its result. It does not predict a store's answers where the rules leave a
+ * A reference model of what must hold, written from docs/contract.md, docs/semantics.md and docs/groups.md and
+ * fed with every call and its result. It does not predict a store's answers where the rules leave a
  * choice; it checks each answer against the rules and follows the state the answer implies:
  *
  * <ul>
@@ -47,102 +38,73 @@ import java.util.Map;
  * are checked to increase in that order. Where the rules leave a choice the checker accepts either
  * (docs/simulation.md lists them); the differential test is the one that expects two stores to agree.
  *
- * <p>This is the run's one entry point. Each family of invariants lives in its own class over one shared
- * {@link QueueModel}: {@link DeliveryInvariants} (publish, consume), {@link SettlementInvariants} (ack,
+ * <p>This is the run's one entry point. The queue is a {@link ViewsModel}: its own view and one
+ * {@link QueueModel} per consumer group, each a queue of its own, checked by a {@link ViewChecker}
+ * ({@link #view}) whose families are {@link DeliveryInvariants} (consume), {@link SettlementInvariants} (ack,
  * reject, fail, release, heartbeat, reclaim), {@link AdminInvariants} (settings, cancel, blocks, pause,
  * dead-letter admin) and {@link ReadBackInvariants} (stats, {@code get}, the dead-letter list, the drain).
+ * What spans the views is checked here: publishing and the groups' administration ({@link GroupInvariants})
+ * and the schedules ({@link ScheduleInvariants}).
  */
 final class InvariantChecker {
 
-    private final ReadBackInvariants readBack;
-    private final DeliveryInvariants delivery;
-    private final SettlementInvariants settlement;
-    private final AdminInvariants admin;
+    private final ViewsModel model = new ViewsModel();
+    private final Function<Optional<GroupName>, TaskStore> stores;
+    private final GroupInvariants groups;
     private final ScheduleInvariants schedules;
-    private final TaskStore store;
+    /** The checker of each view that exists, by name (the own view under the empty name). */
+    private final Map<String, ViewChecker> views = new HashMap<>();
 
-    InvariantChecker(TaskStore store) {
-        QueueModel model = new QueueModel();
-        OutcomeChecks outcomes = new OutcomeChecks(model);
-        this.readBack = new ReadBackInvariants(model, store);
-        this.delivery = new DeliveryInvariants(model, readBack);
-        this.settlement = new SettlementInvariants(model, outcomes);
-        this.admin = new AdminInvariants(model, outcomes);
-        this.schedules = new ScheduleInvariants(model, store);
-        this.store = store;
+    /** {@code stores} gives the store of each view: the queue's own for empty, else the named group's. */
+    InvariantChecker(Function<Optional<GroupName>, TaskStore> stores) {
+        this.stores = stores;
+        this.groups = new GroupInvariants(model, stores);
+        this.schedules = new ScheduleInvariants(model, stores);
+        views.put("", new ViewChecker(model.own, model, stores.apply(Optional.empty())));
     }
 
-    void onConfigure(QueueSettings requested, QueueSettings stored) {
-        admin.onConfigure(requested, stored);
+    /** The views that exist: the queue's own, then its groups by name. */
+    List<Optional<GroupName>> views() {
+        return model.views();
+    }
+
+    /** Whether the view exists: the queue's own always, a group from its creation to its deletion. */
+    boolean exists(Optional<GroupName> view) {
+        return model.view(view) != null;
+    }
+
+    /**
+     * The checks of one view, for a call its store answered; a group that does not exist fails
+     * {@link Invariant#GROUPS}, as its store should have refused the call.
+     */
+    ViewChecker view(Optional<GroupName> view) {
+        ViewChecker checker = views.get(view.map(GroupName::value).orElse(""));
+        if (checker == null) {
+            throw GroupInvariants.answeredForMissing(view.get());
+        }
+        return checker;
+    }
+
+    void onConfigure(Optional<GroupName> through, QueueSettings requested) {
+        view(through);
+        groups.onConfigure(through, requested);
     }
 
     void onPublish(List<NewTask> batch, List<PublishReceipt> receipts, long now) {
-        delivery.onPublish(batch, receipts, now);
+        groups.onPublish(batch, receipts, now);
     }
 
-    void onConsume(ConsumerId consumer, int max, List<Lease> leases, long now) {
-        delivery.onConsume(consumer, max, leases, now);
+    void onCreateGroup(GroupName group, boolean created, List<GroupName> listed) {
+        groups.onCreateGroup(group, created, listed);
+        if (created) {
+            views.put(group.value(), new ViewChecker(model.view(Optional.of(group)), model,
+                    stores.apply(Optional.of(group))));
+        }
     }
 
-    void onAck(ConsumerId consumer, List<TaskId> ids, Map<TaskId, AckOutcome> result, long now) {
-        settlement.onAck(consumer, ids, result, now);
-    }
-
-    void onReject(ConsumerId consumer, List<TaskId> ids, Rejection rejection, Map<TaskId, RejectOutcome> result,
-                  long now) {
-        settlement.onReject(consumer, ids, rejection, result, now);
-    }
-
-    void onFail(ConsumerId consumer, List<TaskId> ids, String reason, Map<TaskId, FailOutcome> result, long now) {
-        settlement.onFail(consumer, ids, reason, result, now);
-    }
-
-    void onRelease(ConsumerId consumer, List<TaskId> ids, Map<TaskId, ReleaseOutcome> result) {
-        settlement.onRelease(consumer, ids, result);
-    }
-
-    void onHeartbeat(ConsumerId consumer, long ttlMillis, long now) {
-        settlement.onHeartbeat(consumer, ttlMillis, now);
-    }
-
-    void onReclaim(ReclaimReport report, long now) {
-        settlement.onReclaim(report, now);
-    }
-
-    void onCancel(List<TaskId> ids, Map<TaskId, CancelOutcome> result, long now) {
-        admin.onCancel(ids, result, now);
-    }
-
-    void onBlock(Partition partition, long millis, long now) {
-        admin.onBlock(partition, millis, now);
-    }
-
-    void onUnblock(Partition partition) {
-        admin.onUnblock(partition);
-    }
-
-    void onPause(boolean pause) {
-        admin.onPause(pause);
-    }
-
-    void onRedrive(List<TaskId> ids, Map<TaskId, RedriveOutcome> result, long now) {
-        admin.onRedrive(ids, result, now);
-    }
-
-    void onRedriveAll(long count, long now) {
-        admin.onRedriveAll(count, now);
-    }
-
-    void onPurge(List<TaskId> ids, long count, long now) {
-        admin.onPurge(ids, count, now);
-    }
-
-    void onPurgeAll(long count, long now) {
-        admin.onPurgeAll(count, now);
-    }
-
-    void onDeadLetters(DeadLetterPage page, int offset, int limit) {
-        readBack.onDeadLetters(page, offset, limit);
+    void onDeleteGroup(GroupName group, boolean deleted, List<GroupName> listed) {
+        views.remove(group.value());
+        groups.onDeleteGroup(group, deleted, listed);
     }
 
     void onPutSchedule(Schedule schedule, boolean created, long now) {
@@ -162,17 +124,6 @@ final class InvariantChecker {
 
     /** The schedules as the store lists them, after the step's firers. */
     void checkSchedules(long now) {
-        schedules.checkListed(store.schedules(), now);
-    }
-
-    void afterStep(QueueStats stats, long now, boolean sweep) {
-        readBack.afterStep(stats, now, sweep);
-        if (sweep) {
-            checkSchedules(now);
-        }
-    }
-
-    void checkDrained() {
-        readBack.checkDrained();
+        schedules.checkListed(stores.apply(Optional.empty()).schedules(), now);
     }
 }

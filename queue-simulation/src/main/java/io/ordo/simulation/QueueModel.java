@@ -6,7 +6,6 @@ import io.ordo.domain.Partition;
 import io.ordo.domain.QueueSettings;
 import io.ordo.domain.TaskId;
 import io.ordo.ports.PublishOutcome;
-import io.ordo.ports.ScheduleEntry;
 import io.ordo.simulation.ModelTask.Gone;
 import io.ordo.simulation.ModelTask.State;
 
@@ -18,13 +17,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The state the rules say the queue is in, as the checks follow it: every task incarnation, what waits
- * in each partition in key order, turns, registrations, blocks, pause and the running totals. It checks
- * nothing itself; the invariant families read it and move it on.
+ * The state the rules say one view of the queue is in (its own view, or one consumer group's: each is a
+ * queue of its own, docs/groups.md), as the checks follow it: every task incarnation, what waits in each
+ * partition in key order, turns, registrations, blocks, pause, settings, rate-limit buckets and the running
+ * totals. What spans the views (creation order, seqs, schedules) is {@link ViewsModel}'s. It checks nothing
+ * itself; the invariant families read it and move it on.
  */
 final class QueueModel {
 
@@ -36,7 +36,7 @@ final class QueueModel {
         }
     }
 
-    QueueSettings settings = QueueSettings.DEFAULTS;
+    QueueSettings settings;
     final TokenBuckets buckets = new TokenBuckets();
     /** The latest incarnation of every id ever published, gone ones included. */
     final Map<TaskId, ModelTask> tasks = new LinkedHashMap<>();
@@ -44,16 +44,15 @@ final class QueueModel {
     final Map<Partition, Turn> turns = new HashMap<>();
     final Map<ConsumerId, Long> registered = new HashMap<>();
     final Map<Partition, Long> blockedUntil = new HashMap<>();
-    /** The seq the store showed for each creation order seen so far. */
-    final TreeMap<Long, Long> seqByCreated = new TreeMap<>();
-    /** The queue's schedules by id, with the anchor and last slot the rules give them. */
-    final TreeMap<String, ScheduleEntry> schedules = new TreeMap<>();
     boolean paused;
-    long created;
     long op;
     long publishedTotal;
     long ackedTotal;
     long deadLetteredTotal;
+
+    QueueModel(QueueSettings settings) {
+        this.settings = settings;
+    }
 
     void begin() {
         op++;
@@ -67,15 +66,15 @@ final class QueueModel {
         turns.keySet().retainAll(waiting.keySet());
     }
 
-    /** A publish created the task. */
-    void create(NewTask request, long now) {
-        ModelTask task = new ModelTask(request, ++created, now);
+    /** A publish created the task, {@code created}-th of the queue's (in every view it reached). */
+    void create(NewTask request, long created, long now) {
+        ModelTask task = new ModelTask(request, created, now);
         tasks.put(task.id, task);
         toWaiting(task);
         publishedTotal++;
     }
 
-    /** The outcome the rules require, or null where they allow either. */
+    /** The outcome the rules require of this view alone, or null where they allow either. */
     PublishOutcome expectedPublish(TaskId id, long now) {
         ModelTask existing = tasks.get(id);
         if (existing != null && existing.state != State.GONE) {

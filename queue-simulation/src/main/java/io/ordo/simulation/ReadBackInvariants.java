@@ -24,17 +24,21 @@ import java.util.Set;
 import static io.ordo.simulation.InvariantViolation.fail;
 
 /**
- * What the store shows when read back: the stats equal the model's counts; every task found with
+ * What one view's store shows when read back: the stats equal the model's counts; every task found with
  * {@code get} and the dead-letter list agree with the model (nothing lost, nothing resurrected, attempts,
- * times and publish-ordered seqs right); after the drain only dead letters are left.
+ * times and publish-ordered seqs right, a task's seq the same in every group); after the drain only dead
+ * letters are left.
  */
 final class ReadBackInvariants {
 
     private final QueueModel model;
+    private final ViewsModel queue;
     private final TaskStore store;
 
-    ReadBackInvariants(QueueModel model, TaskStore store) {
+    /** The checks of one view ({@code model}, read through {@code store}) of {@code queue}. */
+    ReadBackInvariants(QueueModel model, ViewsModel queue, TaskStore store) {
         this.model = model;
+        this.queue = queue;
         this.store = store;
     }
 
@@ -198,13 +202,18 @@ final class ReadBackInvariants {
             }
             return;
         }
-        Map.Entry<Long, Long> before = model.seqByCreated.lowerEntry(task.created);
-        Map.Entry<Long, Long> after = model.seqByCreated.higherEntry(task.created);
+        // seq is the queue's: one counter over every view, so a task has the same seq in every group
+        Long same = queue.seqByCreated.get(task.created);
+        if (same != null && same != seq) {
+            fail(Invariant.TASK_FIELDS, "%s has seq %d, the same task has seq %d in another group", where, seq, same);
+        }
+        Map.Entry<Long, Long> before = queue.seqByCreated.lowerEntry(task.created);
+        Map.Entry<Long, Long> after = queue.seqByCreated.higherEntry(task.created);
         if ((before != null && before.getValue() >= seq) || (after != null && after.getValue() <= seq)) {
             fail(Invariant.TASK_FIELDS, "%s has seq %d, out of publish order with the seqs seen so far %s", where,
-                    seq, model.seqByCreated.values());
+                    seq, queue.seqByCreated.values());
         }
-        model.seqByCreated.put(task.created, seq);
+        queue.seqByCreated.put(task.created, seq);
         task.seq = seq;
     }
 

@@ -1,6 +1,7 @@
 package io.ordo.simulation;
 
 import io.ordo.domain.ConsumerId;
+import io.ordo.domain.GroupName;
 import io.ordo.domain.Partition;
 import io.ordo.domain.Priority;
 import io.ordo.domain.QueueSettings;
@@ -9,9 +10,11 @@ import io.ordo.domain.RateLimit;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
 
@@ -21,8 +24,11 @@ import java.util.SplittableRandom;
  * registration so heartbeats mostly arrive in time (and sometimes, on purpose, do not), and a
  * crashed consumer makes no calls until it is revived.
  *
- * <p>The schedule ends with a drain: every consumer back, queue resumed, blocks lifted, the clock
- * moved an hour on, a reclaim, and one consumer taking and acking everything that is left.
+ * <p>Some seeds have consumer groups ({@link GroupSteps}): groups created and deleted, and the steps that
+ * go through a store made through a group's store (a view of the queue's) as well as the queue's own.
+ *
+ * <p>The schedule ends with a drain: every consumer back, every view resumed, blocks lifted, the clock
+ * moved an hour on, a reclaim, and one consumer taking and acking everything that is left in each view.
  */
 public final class Schedule {
     /** How far the closing drain moves the clock: past every delay, block, TTL and timeout the generator uses. */
@@ -48,9 +54,21 @@ public final class Schedule {
         return generate(seed, SimulationOptions.DEFAULT_STEPS);
     }
 
-    /** The schedule of a seed: {@code randomSteps} random steps after the configure step, then the drain. */
+    /**
+     * The schedule of a seed: {@code randomSteps} random steps after the configure step, then the drain; in
+     * some seeds with consumer groups.
+     */
     public static Schedule generate(long seed, int randomSteps) {
-        return new Generator(seed).generate(randomSteps);
+        return generate(seed, randomSteps, true);
+    }
+
+    /**
+     * The schedule of a seed, with consumer groups in some seeds or in none: without them, every seed's
+     * schedule is the one it has with them, less its group steps and with every step made through the
+     * queue's own store (and for a seed without groups, the very same).
+     */
+    public static Schedule generate(long seed, int randomSteps, boolean groups) {
+        return new Generator(seed, groups).generate(randomSteps);
     }
 
     public long seed() {
@@ -89,26 +107,32 @@ public final class Schedule {
         private final List<ConsumerId> consumers = new ArrayList<>();
         private final List<Partition> partitions = new ArrayList<>();
         private final List<Step> steps = new ArrayList<>();
-        /** When each registered consumer expires, as far as the schedule itself determines it. */
-        private final Map<ConsumerId, Long> expiresAt = new HashMap<>();
+        /** When each registered consumer expires in each view, as far as the schedule itself determines it. */
+        private final Map<Optional<GroupName>, Map<ConsumerId, Long>> expiresAt = new HashMap<>();
         private final Set<ConsumerId> crashed = new LinkedHashSet<>();
+        /** The paused views: empty, the queue's own; a group's name, that group. */
+        private final Set<Optional<GroupName>> paused = new HashSet<>();
         private QueueSettings settings;
         /** Caps and rate limits, drawn from a stream of their own so the rest of a seed's schedule is as without them. */
         private final SplittableRandom flowLimits;
         private final ScheduleSteps scheduleSteps;
+        private final GroupSteps groupSteps;
         private long now;
-        private boolean paused;
+        /** Whether any settings drawn had rate limits (a group may keep them after the queue's are off). */
+        private boolean rateLimitsDrawn;
         private int nextId = 1;
 
-        Generator(long seed) {
+        Generator(long seed, boolean groups) {
             this.seed = seed;
             this.random = new SplittableRandom(seed);
             this.flowLimits = new SplittableRandom(seed ^ 0x5DEECE66DL);
             this.scheduleSteps = new ScheduleSteps(seed);
+            this.groupSteps = new GroupSteps(seed, groups);
         }
 
         Schedule generate(int randomSteps) {
             settings = randomSettings();
+            rateLimitsDrawn = settings.hasRateLimits();
             QueueSettings first = settings;
             int consumerCount = 2 + random.nextInt(3);
             for (int i = 0; i < consumerCount; i++) {
@@ -173,22 +197,35 @@ public final class Schedule {
                 if (step instanceof Step.FireSchedules fire) {
                     now += fire.advanceMillis();
                 }
+                return through(groupSteps.view(), step);
+            }
+            if (groupSteps.next()) {
+                Step step = groupSteps.administer();
+                // a deleted group's registrations and pause go with it; one created again starts afresh
+                expiresAt.keySet().removeIf(view -> !exists(view));
+                paused.removeIf(view -> !exists(view));
                 return step;
             }
+            Optional<GroupName> view = groupSteps.view();
             // Seeds with flow limits sometimes change them mid-run: new caps and limits, the rest as it was.
             if ((settings.hasConcurrencyCaps() || settings.hasRateLimits()) && flowLimits.nextDouble() < 0.02) {
                 settings = withFlowLimits(settings.toBuilder().partitionConcurrency(0).queueConcurrency(0)
                         .partitionConcurrencyOverrides(Map.of()).partitionRateLimit(RateLimit.OFF)
                         .queueRateLimit(RateLimit.OFF));
-                return new Step.Configure(settings);
+                rateLimitsDrawn |= settings.hasRateLimits();
+                return through(view, new Step.Configure(settings));
             }
             // A live consumer close to expiry usually heartbeats first; sometimes it misses, so reclaim has work.
-            for (ConsumerId consumer : consumers) {
-                Long expiry = expiresAt.get(consumer);
-                if (!crashed.contains(consumer) && expiry != null && expiry - now < ttl() / 3 && chance(0.8)) {
-                    return heartbeat(consumer, ttl());
+            for (Optional<GroupName> registeredIn : views()) {
+                Map<ConsumerId, Long> registrations = registrations(registeredIn);
+                for (ConsumerId consumer : consumers) {
+                    Long expiry = registrations.get(consumer);
+                    if (!crashed.contains(consumer) && expiry != null && expiry - now < ttl() / 3 && chance(0.8)) {
+                        return through(registeredIn, heartbeat(registeredIn, consumer, ttl()));
+                    }
                 }
             }
+            boolean pausedView = paused.contains(view);
             double[] weights = {
                     16, // 0 publish
                     16, // 1 consume
@@ -204,18 +241,24 @@ public final class Schedule {
                     2.5, // 11 cancel
                     1.5, // 12 block
                     1.2, // 13 unblock
-                    paused ? 0 : 0.4, // 14 pause
-                    paused ? 15 : 0, // 15 resume
+                    pausedView ? 0 : 0.4, // 14 pause
+                    pausedView ? 15 : 0, // 15 resume
                     1.2, // 16 redrive
                     0.25, // 17 redrive all
                     0.5, // 18 purge
                     0.15, // 19 purge all
             };
-            switch (weighted(weights)) {
+            int kind = weighted(weights);
+            return kind == 7 || kind == 9 || kind == 10 ? step(kind, view) : through(view, step(kind, view));
+        }
+
+        /** A step of the kind drawn, for the view it goes through (none for advance, crash and revive). */
+        private Step step(int kind, Optional<GroupName> view) {
+            switch (kind) {
                 case 0:
                     return publish();
                 case 1:
-                    return consume();
+                    return consume(view);
                 case 2:
                     return new Step.Ack(anyAlive(), selector());
                 case 3:
@@ -226,11 +269,11 @@ public final class Schedule {
                 case 5:
                     return new Step.Release(anyAlive(), selector());
                 case 6:
-                    return heartbeat(anyAlive(), chance(0.8) ? ttl() : ttl() / 2);
+                    return heartbeat(view, anyAlive(), chance(0.8) ? ttl() : ttl() / 2);
                 case 7:
                     return advance();
                 case 8:
-                    return reclaim();
+                    return reclaim(view);
                 case 9: {
                     List<ConsumerId> alive = alive();
                     ConsumerId consumer = alive.get(random.nextInt(alive.size()));
@@ -250,10 +293,12 @@ public final class Schedule {
                 case 13:
                     return new Step.Unblock(anyPartition());
                 case 14:
-                    paused = true;
+                    if (exists(view)) {
+                        paused.add(view);
+                    }
                     return new Step.Pause();
                 case 15:
-                    paused = false;
+                    paused.remove(view);
                     return new Step.Resume();
                 case 16:
                     return new Step.Redrive(1 + random.nextInt(3), random.nextLong());
@@ -281,14 +326,14 @@ public final class Schedule {
             return new Step.Publish(tasks);
         }
 
-        private Step consume() {
+        private Step consume(Optional<GroupName> view) {
             ConsumerId consumer = anyAlive();
-            register(consumer, Math.max(expiresAt.getOrDefault(consumer, Long.MIN_VALUE), now + ttl()));
+            register(view, consumer, Math.max(registrations(view).getOrDefault(consumer, Long.MIN_VALUE), now + ttl()));
             return new Step.Consume(consumer, pick(1, 1, 2, 3, 5));
         }
 
-        private Step heartbeat(ConsumerId consumer, long ttl) {
-            register(consumer, now + ttl);
+        private Step heartbeat(Optional<GroupName> view, ConsumerId consumer, long ttl) {
+            register(view, consumer, now + ttl);
             return new Step.Heartbeat(consumer, ttl);
         }
 
@@ -306,38 +351,82 @@ public final class Schedule {
             return new Step.Advance(millis);
         }
 
-        private Step reclaim() {
-            expiresAt.values().removeIf(expiry -> expiry <= now);
+        private Step reclaim(Optional<GroupName> view) {
+            registrations(view).values().removeIf(expiry -> expiry <= now);
             return new Step.Reclaim();
         }
 
+        /** Every view back to work and the clock past everything, then each view drained (the own first). */
         private void drain() {
+            List<GroupName> groups = groupSteps.existing();
             for (ConsumerId consumer : new ArrayList<>(crashed)) {
                 steps.add(new Step.Revive(consumer, false));
             }
             crashed.clear();
-            if (paused) {
+            if (paused.contains(Optional.<GroupName>empty())) {
                 steps.add(new Step.Resume());
-                paused = false;
             }
+            for (GroupName group : groups) {
+                if (paused.contains(Optional.of(group))) {
+                    steps.add(new Step.InGroup(group, new Step.Resume()));
+                }
+            }
+            paused.clear();
             for (Partition partition : partitions) {
                 steps.add(new Step.Unblock(partition));
             }
+            for (GroupName group : groups) {
+                for (Partition partition : partitions) {
+                    steps.add(new Step.InGroup(group, new Step.Unblock(partition)));
+                }
+            }
             now += DRAIN_ADVANCE_MILLIS;
             steps.add(new Step.Advance(DRAIN_ADVANCE_MILLIS));
-            steps.add(reclaim());
+            steps.add(reclaim(Optional.empty()));
+            for (GroupName group : groups) {
+                steps.add(new Step.InGroup(group, reclaim(Optional.of(group))));
+            }
             if (scheduleSteps.emitted()) { // the slots fallen due in the last hour, drained with the rest
                 steps.add(new Step.FireSchedules(2, 0));
             }
-            if (settings.hasRateLimits()) { // the drain takes everything in one go
+            // the drain takes everything in one go; configured through the queue's own store, every group too
+            if (settings.hasRateLimits() || groupSteps.used() && rateLimitsDrawn) {
                 steps.add(new Step.Configure(settings.toBuilder().queueRateLimit(RateLimit.OFF)
                         .partitionRateLimit(RateLimit.OFF).build()));
             }
             steps.add(new Step.Drain(consumers.get(0)));
+            for (GroupName group : groups) {
+                steps.add(new Step.InGroup(group, new Step.Drain(consumers.get(0))));
+            }
         }
 
-        private void register(ConsumerId consumer, long expiry) {
-            expiresAt.put(consumer, expiry);
+        /** The step as made through the view's store: the queue's own, or a group's. */
+        private static Step through(Optional<GroupName> view, Step step) {
+            return view.<Step>map(group -> new Step.InGroup(group, step)).orElse(step);
+        }
+
+        /** The queue's own view, then its groups by name. */
+        private List<Optional<GroupName>> views() {
+            List<Optional<GroupName>> views = new ArrayList<>();
+            views.add(Optional.empty());
+            groupSteps.existing().forEach(group -> views.add(Optional.of(group)));
+            return views;
+        }
+
+        /** Whether the view exists: the queue's own always, a group while it is not deleted. */
+        private boolean exists(Optional<GroupName> view) {
+            return view.isEmpty() || groupSteps.exists(view.get());
+        }
+
+        private Map<ConsumerId, Long> registrations(Optional<GroupName> view) {
+            return expiresAt.computeIfAbsent(view, v -> new HashMap<>());
+        }
+
+        /** A call in a view that does not exist is refused: it registers no one. */
+        private void register(Optional<GroupName> view, ConsumerId consumer, long expiry) {
+            if (exists(view)) {
+                registrations(view).put(consumer, expiry);
+            }
         }
 
         private Selector selector() {

@@ -1,5 +1,6 @@
 package io.ordo.simulation;
 
+import io.ordo.domain.GroupName;
 import io.ordo.domain.MisfirePolicy;
 import io.ordo.domain.NewTask;
 import io.ordo.domain.Schedule;
@@ -16,6 +17,8 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
 
 import static io.ordo.simulation.InvariantViolation.fail;
 
@@ -32,12 +35,13 @@ final class ScheduleInvariants {
     /** How many of the due slots a misfire policy drops are looked for when a fire created too many tasks. */
     private static final int DROPPED_PROBES = 3;
 
-    private final QueueModel model;
-    private final TaskStore store;
+    private final ViewsModel model;
+    /** The stores of the queue's views: a fired slot's task is looked for in a view it reached. */
+    private final Function<Optional<GroupName>, TaskStore> stores;
 
-    ScheduleInvariants(QueueModel model, TaskStore store) {
+    ScheduleInvariants(ViewsModel model, Function<Optional<GroupName>, TaskStore> stores) {
         this.model = model;
-        this.store = store;
+        this.stores = stores;
     }
 
     void onPut(Schedule schedule, boolean created, long now) {
@@ -69,7 +73,10 @@ final class ScheduleInvariants {
 
     /** Checks one {@code fireDueSchedules} against the model and returns the ids of the tasks it created. */
     List<TaskId> onFire(ScheduleFiring firing, long now) {
-        model.begin();
+        model.beginPublish();
+        // the slots' tasks are published, so they reach every group (or the own view while there is none)
+        Optional<GroupName> target = model.publishTargets().get(0);
+        TaskStore store = stores.apply(target);
         int handled = 0;
         int missed = 0;
         List<Long> slots = new ArrayList<>();
@@ -127,7 +134,7 @@ final class ScheduleInvariants {
             }
         }
         if (firing.schedulesFired() != handled || firing.tasksCreated() != created.size()) {
-            explainWrongFiring(wrongIfCreated, now);
+            explainWrongFiring(wrongIfCreated, model.view(target), store, now);
             fail(Invariant.ONE_TASK_PER_SLOT, "fireDueSchedules at %s handled %d schedules and created %d tasks, "
                     + "expected %d and %d: %s", Instant.ofEpochMilli(now), firing.schedulesFired(),
                     firing.tasksCreated(), handled, created.size(), created);
@@ -136,14 +143,14 @@ final class ScheduleInvariants {
             fail(Invariant.MISFIRE, "fireDueSchedules at %s reported %d schedules that let due slots pass, expected %d",
                     Instant.ofEpochMilli(now), firing.schedulesMissed(), missed);
         }
-        model.end();
+        model.endPublish();
         return created;
     }
 
     /** Names the rule a fire that did more or less than due broke, where a task it made or a last slot shows it. */
-    private void explainWrongFiring(Map<TaskId, String> wrongIfCreated, long now) {
+    private void explainWrongFiring(Map<TaskId, String> wrongIfCreated, QueueModel view, TaskStore store, long now) {
         wrongIfCreated.forEach((id, invariant) -> {
-            ModelTask known = model.tasks.get(id);
+            ModelTask known = view.tasks.get(id);
             if ((known == null || known.state == State.GONE) && store.get(id).isPresent()) {
                 fail(invariant, "fireDueSchedules at %s published %s, which it must not", Instant.ofEpochMilli(now), id);
             }

@@ -2,9 +2,10 @@ package io.ordo.simulation;
 
 import io.ordo.domain.ConsumerId;
 import io.ordo.domain.DeadLetter;
+import io.ordo.domain.GroupName;
+import io.ordo.domain.InvalidInputException;
 import io.ordo.domain.Lease;
 import io.ordo.domain.NewTask;
-import io.ordo.domain.QueueSettings;
 import io.ordo.domain.TaskId;
 import io.ordo.ports.AckOutcome;
 import io.ordo.ports.CancelOutcome;
@@ -29,24 +30,27 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * Executes a schedule against one store, one step at a time, feeding every call and result to an
- * {@link InvariantChecker} and writing one canonical trace line per step.
+ * Executes a schedule against one queue's stores (its own, and its consumer groups'), one step at a time,
+ * feeding every call and result to an {@link InvariantChecker} and writing one canonical trace line per step.
  *
  * <p>Like a real worker, the run knows only what the store told it: which tasks each consumer was
- * given and has not yet given back (a crashed consumer keeps that memory unless it restarts, so
- * its late acks meet lost leases), and every id published. Selectors resolve against that view,
- * so two stores that answer alike are driven alike.
+ * given in each view and has not yet given back (a crashed consumer keeps that memory unless it restarts,
+ * so its late acks meet lost leases; a deleted group's consumers keep theirs too), and every id published.
+ * Selectors resolve against that view, so two stores that answer alike are driven alike.
  *
- * <p>A trace line reads {@code <step> @<ms since start> <call> -> <result> | <stats>}; maps list
- * the ids named in the call in their order, then ids the store added (rule 5) sorted and marked
+ * <p>A trace line reads {@code <step> @<ms since start> [in <group>: ]<call> -> <result> | <stats>}; maps
+ * list the ids named in the call in their order, then ids the store added (rule 5) sorted and marked
  * {@code +}; stats are {@code r} ready, {@code d} delayed, {@code f} in flight, {@code x} dead,
  * {@code ap} active / {@code lp} locked / {@code bp} blocked partitions, {@code lc} live consumers,
- * {@code lag}, totals {@code pub}/{@code ack}/{@code dl}.
+ * {@code lag}, totals {@code pub}/{@code ack}/{@code dl}: the queue's own view's, then each group's
+ * ({@code | g0: r=...}).
  */
 final class SimulationRun {
     private static final int MAX_DRAIN_ROUNDS = 100_000;
@@ -54,27 +58,45 @@ final class SimulationRun {
     private static final int DEAD_LETTER_PAGE = 500;
 
     private final Schedule schedule;
-    private final TaskStore store;
+    private final Function<Optional<GroupName>, TaskStore> views;
+    private final Map<Optional<GroupName>, TaskStore> stores = new HashMap<>();
+    private final TaskStore own;
     private final VirtualClock clock;
     private final SimulationOptions options;
     private final String storeName;
     private final InvariantChecker checker;
     private final long start;
     private final List<String> lines = new ArrayList<>();
-    private final Map<ConsumerId, LinkedHashSet<TaskId>> held = new HashMap<>();
+    /** What each consumer holds in each view, as far as it knows. */
+    private final Map<Optional<GroupName>, Map<ConsumerId, LinkedHashSet<TaskId>>> held = new HashMap<>();
     private final List<TaskId> known = new ArrayList<>();
     private final Set<TaskId> knownSet = new HashSet<>();
     private int next;
+    /** The view the step in progress goes through (empty: the queue's own store), and its store. */
+    private Optional<GroupName> view = Optional.empty();
+    private TaskStore store;
+    /** The step's view as the trace shows it: {@code in g0: } for a group's store, else nothing. */
+    private String where = "";
     private String current = "";
 
-    SimulationRun(Schedule schedule, TaskStore store, VirtualClock clock, SimulationOptions options) {
+    /**
+     * {@code views} gives the store of each view of one fresh queue: the queue's own for empty, the named
+     * consumer group's otherwise (asked once per view).
+     */
+    SimulationRun(Schedule schedule, Function<Optional<GroupName>, TaskStore> views, VirtualClock clock,
+                  SimulationOptions options) {
         this.schedule = schedule;
-        this.store = store;
+        this.views = views;
+        this.own = storeOf(Optional.empty());
         this.clock = clock;
         this.options = options;
-        this.storeName = store.getClass().getSimpleName();
-        this.checker = new InvariantChecker(store);
+        this.storeName = own.getClass().getSimpleName();
+        this.checker = new InvariantChecker(this::storeOf);
         this.start = clock.millis();
+    }
+
+    private TaskStore storeOf(Optional<GroupName> view) {
+        return stores.computeIfAbsent(view, views);
     }
 
     boolean hasNext() {
@@ -105,18 +127,29 @@ final class SimulationRun {
     String step() {
         int index = next++;
         Step step = schedule.steps().get(index);
-        current = step.describe();
+        view = step instanceof Step.InGroup in ? Optional.of(in.group()) : Optional.empty();
+        store = storeOf(view);
+        Step call = step instanceof Step.InGroup in ? in.step() : step;
+        where = view.map(group -> "in " + group + ": ").orElse("");
+        current = call.describe();
         try {
             if (index == 0) {
                 requireEmpty();
             }
-            String result = execute(index, step);
+            String result = execute(index, call);
             current = current + " -> " + result;
             long now = clock.millis();
-            QueueStats stats = store.stats();
             boolean sweep = index % options.sweepEvery() == 0 || !hasNext();
-            checker.afterStep(stats, now, sweep);
-            String line = String.format("%04d @%d %s | %s", index, now - start, current, render(stats));
+            StringBuilder stats = new StringBuilder();
+            for (Optional<GroupName> each : checker.views()) {
+                QueueStats viewStats = storeOf(each).stats();
+                afterStep(each, viewStats, now, sweep);
+                stats.append(each.map(group -> " | " + group + ": ").orElse("")).append(render(viewStats));
+            }
+            if (sweep) {
+                checker.checkSchedules(now);
+            }
+            String line = String.format("%04d @%d %s%s | %s", index, now - start, where, current, stats);
             lines.add(line);
             return line;
         } catch (InvariantViolation violation) {
@@ -126,29 +159,70 @@ final class SimulationRun {
         }
     }
 
+    /** The view's read-back checks; a group's violation says which group. */
+    private void afterStep(Optional<GroupName> each, QueueStats stats, long now, boolean sweep) {
+        try {
+            checker.view(each).afterStep(stats, now, sweep);
+        } catch (InvariantViolation violation) {
+            throw each.isEmpty() ? violation
+                    : new InvariantViolation(violation.invariant(), "group " + each.get() + ": " + violation.getMessage());
+        }
+    }
+
     private SimulationFailure failure(int index, String invariant, String detail, Throwable cause) {
-        return SimulationFailure.of(schedule.seed(), index, storeName + ": " + current, invariant, detail,
+        return SimulationFailure.of(schedule.seed(), index, storeName + ": " + where + current, invariant, detail,
                 trace().tail(options.traceTail()), options.replayCommandFor(schedule.seed()), cause);
     }
 
     private void requireEmpty() {
-        QueueStats stats = store.stats();
-        if (stats.publishedTotal() != 0 || stats.ready() + stats.delayed() + stats.inFlight() + stats.dead() != 0) {
-            throw new InvariantViolation(Invariant.NO_EXCEPTION,
-                    "the simulation needs a fresh, empty queue; " + store.queue() + " has " + render(stats));
+        QueueStats stats = own.stats();
+        if (stats.publishedTotal() != 0 || stats.ready() + stats.delayed() + stats.inFlight() + stats.dead() != 0
+                || !own.groups().isEmpty()) {
+            throw new InvariantViolation(Invariant.NO_EXCEPTION, "the simulation needs a fresh, empty queue; "
+                    + own.queue() + " has " + render(stats) + " and groups " + own.groups());
         }
     }
 
+    /**
+     * Makes the step's calls through the view's store. Publishing, the schedules and the groups'
+     * administration are the queue's through any store; any other call on a group that does not exist must
+     * be refused naming {@code group}.
+     */
     private String execute(int index, Step step) {
+        boolean queues = step instanceof Step.Publish || step instanceof Step.PutSchedule
+                || step instanceof Step.RemoveSchedule || step instanceof Step.FireSchedules
+                || step instanceof Step.CreateGroup || step instanceof Step.DeleteGroup;
+        if (queues || checker.exists(view)) {
+            return call(index, step);
+        }
+        try {
+            // the store must refuse; were it to answer, the checker fails the step as it finds no such view
+            return call(index, step);
+        } catch (InvalidInputException refused) {
+            GroupInvariants.refusedNamingGroup(view.get(), current, refused);
+            return "refused (no group " + view.get() + ")";
+        }
+    }
+
+    private String call(int index, Step step) {
         long now = clock.millis();
         if (step instanceof Step.Configure configure) {
             store.configure(configure.settings());
-            QueueSettings stored = store.settings();
-            checker.onConfigure(configure.settings(), stored);
+            checker.onConfigure(view, configure.settings());
             return "ok";
         }
         if (step instanceof Step.Publish publish) {
             return publish(index, publish, now);
+        }
+        if (step instanceof Step.CreateGroup create) {
+            boolean created = store.createGroup(create.group());
+            checker.onCreateGroup(create.group(), created, store.groups());
+            return created ? "created" : "exists";
+        }
+        if (step instanceof Step.DeleteGroup delete) {
+            boolean deleted = store.deleteGroup(delete.group());
+            checker.onDeleteGroup(delete.group(), deleted, store.groups());
+            return deleted ? "deleted" : "none";
         }
         if (step instanceof Step.Consume consume) {
             return consume(consume.consumer(), consume.max(), now);
@@ -169,7 +243,7 @@ final class SimulationRun {
             Rejection rejection = new Rejection(Duration.ofMillis(reject.delayMillis()), "rejected at step " + index,
                     Duration.ofMillis(reject.blockMillis()));
             Map<TaskId, RejectOutcome> result = store.reject(reject.consumer(), ids, rejection);
-            checker.onReject(reject.consumer(), ids, rejection, result, now);
+            checker.view(view).onReject(reject.consumer(), ids, rejection, result, now);
             forget(reject.consumer(), result.keySet());
             return render(ids, result);
         }
@@ -180,7 +254,7 @@ final class SimulationRun {
             }
             String reason = "failed at step " + index;
             Map<TaskId, FailOutcome> result = store.fail(fail.consumer(), ids, reason);
-            checker.onFail(fail.consumer(), ids, reason, result, now);
+            checker.view(view).onFail(fail.consumer(), ids, reason, result, now);
             forget(fail.consumer(), result.keySet());
             return render(ids, result);
         }
@@ -190,18 +264,18 @@ final class SimulationRun {
                 return "nothing to name";
             }
             Map<TaskId, ReleaseOutcome> result = store.release(release.consumer(), ids);
-            checker.onRelease(release.consumer(), ids, result);
+            checker.view(view).onRelease(release.consumer(), ids, result);
             forget(release.consumer(), result.keySet());
             return render(ids, result);
         }
         if (step instanceof Step.Heartbeat heartbeat) {
             store.heartbeat(heartbeat.consumer(), Duration.ofMillis(heartbeat.ttlMillis()));
-            checker.onHeartbeat(heartbeat.consumer(), heartbeat.ttlMillis(), now);
+            checker.view(view).onHeartbeat(heartbeat.consumer(), heartbeat.ttlMillis(), now);
             return "ok";
         }
         if (step instanceof Step.Reclaim) {
             ReclaimReport report = store.reclaim();
-            checker.onReclaim(report, now);
+            checker.view(view).onReclaim(report, now);
             return "dead=" + report.deadConsumers().stream().map(ConsumerId::value).sorted().toList()
                     + " returned=" + report.returned() + " deadLettered=" + report.deadLettered()
                     + " timedOut=" + report.timedOut();
@@ -215,7 +289,7 @@ final class SimulationRun {
         }
         if (step instanceof Step.Revive revive) {
             if (revive.forgetsHeld()) {
-                held(revive.consumer()).clear();
+                held.values().forEach(consumers -> consumers.remove(revive.consumer()));
             }
             return "back";
         }
@@ -226,27 +300,27 @@ final class SimulationRun {
                 return "nothing to name";
             }
             Map<TaskId, CancelOutcome> result = store.cancel(ids);
-            checker.onCancel(ids, result, now);
+            checker.view(view).onCancel(ids, result, now);
             return render(ids, result);
         }
         if (step instanceof Step.Block block) {
             store.blockPartition(block.partition(), Duration.ofMillis(block.millis()));
-            checker.onBlock(block.partition(), block.millis(), now);
+            checker.view(view).onBlock(block.partition(), block.millis(), now);
             return "ok";
         }
         if (step instanceof Step.Unblock unblock) {
             store.unblockPartition(unblock.partition());
-            checker.onUnblock(unblock.partition());
+            checker.view(view).onUnblock(unblock.partition());
             return "ok";
         }
         if (step instanceof Step.Pause) {
             store.pause();
-            checker.onPause(true);
+            checker.view(view).onPause(true);
             return "ok";
         }
         if (step instanceof Step.Resume) {
             store.resume();
-            checker.onPause(false);
+            checker.view(view).onPause(false);
             return "ok";
         }
         if (step instanceof Step.Redrive redrive) {
@@ -256,12 +330,12 @@ final class SimulationRun {
                 return "nothing to name";
             }
             Map<TaskId, RedriveOutcome> result = store.redrive(ids);
-            checker.onRedrive(ids, result, now);
+            checker.view(view).onRedrive(ids, result, now);
             return render(ids, result);
         }
         if (step instanceof Step.RedriveAll) {
             long count = store.redriveAll();
-            checker.onRedriveAll(count, now);
+            checker.view(view).onRedriveAll(count, now);
             return Long.toString(count);
         }
         if (step instanceof Step.Purge purge) {
@@ -271,12 +345,12 @@ final class SimulationRun {
                 return "nothing to name";
             }
             long count = store.purgeDeadLetters(ids);
-            checker.onPurge(ids, count, now);
+            checker.view(view).onPurge(ids, count, now);
             return Long.toString(count);
         }
         if (step instanceof Step.PurgeAll) {
             long count = store.purgeAllDeadLetters();
-            checker.onPurgeAll(count, now);
+            checker.view(view).onPurgeAll(count, now);
             return Long.toString(count);
         }
         if (step instanceof Step.PutSchedule put) {
@@ -328,7 +402,7 @@ final class SimulationRun {
 
     private String consume(ConsumerId consumer, int max, long now) {
         List<Lease> leases = store.consume(consumer, max, Duration.ZERO);
-        checker.onConsume(consumer, max, leases, now);
+        checker.view(view).onConsume(consumer, max, leases, now);
         for (Lease lease : leases) {
             held(consumer).add(lease.id());
         }
@@ -339,7 +413,7 @@ final class SimulationRun {
 
     private String ack(ConsumerId consumer, List<TaskId> ids, long now) {
         Map<TaskId, AckOutcome> result = store.ack(consumer, ids);
-        checker.onAck(consumer, ids, result, now);
+        checker.view(view).onAck(consumer, ids, result, now);
         forget(consumer, result.keySet());
         return render(ids, result);
     }
@@ -372,16 +446,16 @@ final class SimulationRun {
             }
             long now = clock.millis();
             List<Lease> leases = store.consume(consumer, DRAIN_BATCH, Duration.ZERO);
-            checker.onConsume(consumer, DRAIN_BATCH, leases, now);
+            checker.view(view).onConsume(consumer, DRAIN_BATCH, leases, now);
             if (leases.isEmpty()) {
                 break;
             }
             List<TaskId> ids = leases.stream().map(Lease::id).toList();
             Map<TaskId, AckOutcome> result = store.ack(consumer, ids);
-            checker.onAck(consumer, ids, result, now);
+            checker.view(view).onAck(consumer, ids, result, now);
             leases.forEach(lease -> delivered.add(lease.id() + "#" + lease.task().attempts()));
         }
-        checker.checkDrained();
+        checker.view(view).checkDrained();
         held(consumer).clear();
         return "delivered " + delivered.size() + " " + delivered;
     }
@@ -400,7 +474,7 @@ final class SimulationRun {
         DeadLetterPage page;
         do {
             page = store.deadLetters(offset, DEAD_LETTER_PAGE);
-            checker.onDeadLetters(page, offset, DEAD_LETTER_PAGE);
+            checker.view(view).onDeadLetters(page, offset, DEAD_LETTER_PAGE);
             page.items().stream().map(DeadLetter::id).forEach(dead::add);
             offset += page.items().size();
         } while (!page.items().isEmpty() && offset < page.total());
@@ -426,8 +500,9 @@ final class SimulationRun {
         return picked;
     }
 
+    /** What the consumer holds in the step's view. */
     private LinkedHashSet<TaskId> held(ConsumerId consumer) {
-        return held.computeIfAbsent(consumer, c -> new LinkedHashSet<>());
+        return held.computeIfAbsent(view, v -> new HashMap<>()).computeIfAbsent(consumer, c -> new LinkedHashSet<>());
     }
 
     private void forget(ConsumerId consumer, Set<TaskId> ids) {

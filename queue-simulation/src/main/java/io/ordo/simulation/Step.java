@@ -1,6 +1,7 @@
 package io.ordo.simulation;
 
 import io.ordo.domain.ConsumerId;
+import io.ordo.domain.GroupName;
 import io.ordo.domain.MisfirePolicy;
 import io.ordo.domain.Partition;
 import io.ordo.domain.QueueSettings;
@@ -15,7 +16,8 @@ import java.util.stream.Collectors;
 /**
  * One step of a {@link Schedule}. Steps that act on tasks carry a {@link Selector} rather than task
  * ids: the run resolves it against what the consumer holds at that moment, so the step stays
- * meaningful whatever the store did before.
+ * meaningful whatever the store did before. A step is made through the queue's own store unless it is
+ * wrapped in {@link InGroup}, which makes it through the store of one of the queue's consumer groups.
  */
 public sealed interface Step {
 
@@ -289,6 +291,42 @@ public sealed interface Step {
         @Override
         public String describe() {
             return "fire schedules x" + firers + " after advance " + advanceMillis;
+        }
+    }
+
+    /** Creates a consumer group of the queue (docs/groups.md); answers false when it exists. */
+    record CreateGroup(GroupName group) implements Step {
+        @Override
+        public String describe() {
+            return "create group " + group;
+        }
+    }
+
+    /** Deletes a consumer group with everything it holds; answers false when there is none. */
+    record DeleteGroup(GroupName group) implements Step {
+        @Override
+        public String describe() {
+            return "delete group " + group;
+        }
+    }
+
+    /**
+     * A step made through the store of consumer group {@code group} ({@code forGroup}) instead of the queue's
+     * own store. A worker's or an operator's call then acts on the group's view, and is refused naming
+     * {@code group} while the group does not exist; publishing, the schedules and the groups' administration
+     * are the queue's through any store; configure sets the group alone. Steps without a store call (advance,
+     * crash, revive) are never in a group.
+     */
+    record InGroup(GroupName group, Step step) implements Step {
+        public InGroup {
+            if (step instanceof InGroup || step instanceof Advance || step instanceof Crash || step instanceof Revive) {
+                throw new IllegalArgumentException("not a step made through a store: " + step.describe());
+            }
+        }
+
+        @Override
+        public String describe() {
+            return "in " + group + ": " + step.describe();
         }
     }
 

@@ -17,7 +17,7 @@ class DifferentialTest {
             Trace trace = Differential.compare(seed, new SimpleTaskStore(clockA), clockA, new SimpleTaskStore(clockB),
                     clockB);
 
-            assertThat(trace.lines()).hasSize(Schedule.generate(seed).steps().size());
+            assertThat(trace.lines()).hasSize(Schedule.generate(seed, SimulationOptions.DEFAULT_STEPS, false).steps().size());
         }
     }
 

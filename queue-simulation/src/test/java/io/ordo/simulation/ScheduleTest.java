@@ -1,6 +1,7 @@
 package io.ordo.simulation;
 
 import io.ordo.domain.ConsumerId;
+import io.ordo.domain.GroupName;
 import org.junit.jupiter.api.Test;
 
 import java.util.Arrays;
@@ -11,6 +12,7 @@ import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ScheduleTest {
 
@@ -61,7 +63,76 @@ class ScheduleTest {
         }
     }
 
+    @Test
+    void some_seeds_create_use_and_delete_consumer_groups() {
+        long withGroups = LongStream.rangeClosed(1, 200).filter(seed -> hasGroupSteps(Schedule.generate(seed))).count();
+        Map<Class<?>, Long> inGroups = LongStream.rangeClosed(1, 50).boxed()
+                .flatMap(seed -> Schedule.generate(seed).steps().stream())
+                .filter(step -> step instanceof Step.InGroup)
+                .collect(Collectors.groupingBy(step -> ((Step.InGroup) step).step().getClass(), Collectors.counting()));
+
+        assertThat(withGroups).as("seeds of 1..200 with group steps").isBetween(30L, 90L);
+        assertThat(inGroups.keySet()).contains(Step.Consume.class, Step.Ack.class, Step.Reject.class, Step.Fail.class,
+                Step.Release.class, Step.Heartbeat.class, Step.Reclaim.class, Step.Cancel.class, Step.Publish.class,
+                Step.CreateGroup.class, Step.Drain.class);
+    }
+
+    @Test
+    void without_groups_a_seed_has_no_group_steps_and_a_seed_without_them_is_as_it_was() {
+        for (long seed = 1; seed <= 200; seed++) {
+            Schedule without = Schedule.generate(seed, SimulationOptions.DEFAULT_STEPS, false);
+            Schedule with = Schedule.generate(seed);
+
+            assertThat(hasGroupSteps(without)).as("seed %d without groups", seed).isFalse();
+            if (!hasGroupSteps(with)) {
+                assertThat(with.steps()).as("seed %d", seed).isEqualTo(without.steps());
+            }
+        }
+    }
+
+    @Test
+    void a_step_in_a_group_goes_through_a_group_that_exists_or_was_deleted() {
+        for (long seed = 1; seed <= 200; seed++) {
+            Set<GroupName> existing = new HashSet<>();
+            Set<GroupName> deleted = new HashSet<>();
+            for (Step step : Schedule.generate(seed).steps()) {
+                Step call = step instanceof Step.InGroup in ? in.step() : step;
+                if (step instanceof Step.InGroup in && !(call instanceof Step.CreateGroup)
+                        && !(call instanceof Step.DeleteGroup)) {
+                    assertThat(existing.contains(in.group()) || deleted.contains(in.group()))
+                            .as("seed %d: %s", seed, step.describe()).isTrue();
+                }
+                if (call instanceof Step.CreateGroup create) {
+                    existing.add(create.group());
+                    deleted.remove(create.group());
+                } else if (call instanceof Step.DeleteGroup delete && existing.remove(delete.group())) {
+                    deleted.add(delete.group());
+                }
+            }
+        }
+    }
+
+    @Test
+    void only_a_step_made_through_a_store_is_made_in_a_group() {
+        GroupName group = GroupName.of("g0");
+
+        assertThat(new Step.InGroup(group, new Step.Reclaim()).describe()).isEqualTo("in g0: reclaim");
+        assertThatThrownBy(() -> new Step.InGroup(group, new Step.Advance(1))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new Step.InGroup(group, new Step.Crash(ConsumerId.of("c0"))))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new Step.InGroup(group, new Step.InGroup(group, new Step.Reclaim())))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    private static boolean hasGroupSteps(Schedule schedule) {
+        return schedule.steps().stream().anyMatch(step -> step instanceof Step.InGroup
+                || step instanceof Step.CreateGroup || step instanceof Step.DeleteGroup);
+    }
+
     private static ConsumerId actor(Step step) {
+        if (step instanceof Step.InGroup s) {
+            return actor(s.step());
+        }
         if (step instanceof Step.Consume s) {
             return s.consumer();
         }

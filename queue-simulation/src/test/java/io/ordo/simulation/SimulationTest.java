@@ -24,7 +24,7 @@ class SimulationTest {
         Trace b = Simulation.run(99, new SimpleTaskStore(second), second);
 
         assertThat(a.lines()).isEqualTo(b.lines());
-        assertThat(a.lines()).hasSize(Schedule.generate(99).steps().size());
+        assertThat(a.lines()).hasSize(Schedule.generate(99, SimulationOptions.DEFAULT_STEPS, false).steps().size());
     }
 
     @Test
