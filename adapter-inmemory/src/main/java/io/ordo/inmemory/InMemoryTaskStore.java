@@ -170,6 +170,19 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
         publishedTotal++;
     }
 
+    /** The tasks waiting in this view (not in flight, not dead); the caller holds the monitor. */
+    List<Task> waitingTasks() {
+        List<Task> tasks = new ArrayList<>(waiting.size());
+        waiting.partitions().forEach(partition -> tasks.addAll(partition.waiting));
+        return tasks;
+    }
+
+    /** A task of another group's backlog arrives in this one (QueueViews); the caller holds the monitor. */
+    void receiveCopy(Task task) {
+        waiting.put(task);
+        publishedTotal++;
+    }
+
     /** A publish's tasks are in: waiting consumes look again. */
     synchronized void delivered() {
         notifyAll();

@@ -44,6 +44,11 @@ interface QueueLevelCalls extends QueueSchedules, QueueMaintenance, ConsumerGrou
     }
 
     @Override
+    default boolean createGroup(GroupName name, GroupName backlogOf) {
+        return views().createGroup(name, backlogOf);
+    }
+
+    @Override
     default List<GroupName> groups() {
         return views().groups();
     }

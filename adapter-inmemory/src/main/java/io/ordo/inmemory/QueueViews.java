@@ -138,6 +138,29 @@ final class QueueViews {
         return true;
     }
 
+    /** A new group with the tasks waiting in another one, their attempts anew; every view held, as a publish. */
+    synchronized boolean createGroup(GroupName name, GroupName backlogOf) {
+        ensureOpen();
+        Validate.notNull("group", name);
+        Validate.notNull("backlogOf", backlogOf);
+        InMemoryTaskStore source = groups.get(backlogOf);
+        if (source == null || backlogOf.equals(name)) {
+            throw new InvalidInputException("backlogOf", source == null
+                    ? "queue " + queue + " has no consumer group " + backlogOf
+                    : "must name another group than the one created");
+        }
+        if (!createGroup(name)) {
+            return false;
+        }
+        InMemoryTaskStore created = groups.get(name);
+        holdingEveryView(() -> {
+            source.waitingTasks().forEach(task -> created.receiveCopy(task.anew()));
+            created.delivered();
+            return null;
+        });
+        return true;
+    }
+
     synchronized List<GroupName> groups() {
         ensureOpen();
         return List.copyOf(groups.keySet());

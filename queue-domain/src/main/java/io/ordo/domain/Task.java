@@ -97,6 +97,14 @@ public record Task(TaskId id, Partition partition, Priority priority, byte[] pay
         return retryPolicy == null ? workerPolicy : retryPolicy;
     }
 
+    /**
+     * The task as another consumer group receives it from this one's backlog (docs/groups.md): its place and
+     * due time kept, its attempts counted anew and no last error.
+     */
+    public Task anew() {
+        return with(0, dueAt, readyAt, null, null);
+    }
+
     public Task withAttempts(int newAttempts) {
         return with(newAttempts, dueAt, readyAt, lastError, reclaimCause);
     }

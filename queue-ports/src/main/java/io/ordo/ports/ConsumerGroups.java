@@ -20,6 +20,15 @@ public interface ConsumerGroups extends QueueBound {
      */
     boolean createGroup(GroupName group);
 
+    /**
+     * Creates the group as {@link #createGroup(GroupName)} does and gives it the tasks waiting in the group
+     * {@code backlogOf} (not those in flight there, nor its dead letters), in their places, their attempts
+     * counted anew: a service brought up later starts where another one is. False, and nothing changes, when
+     * the group exists; {@code backlogOf} must name another group of the queue (refused naming
+     * {@code backlogOf}). On Redis the copy runs in bounded steps after the group is created.
+     */
+    boolean createGroup(GroupName group, GroupName backlogOf);
+
     /** The queue's groups, by name. */
     List<GroupName> groups();
 

@@ -70,6 +70,8 @@ public enum RedisScript {
     FIRE_SCHEDULE("fire_schedule", PublishOutcome.DUPLICATE, PublishOutcome.CREATED),
     /** Reply: 1 created, 0 it exists, -1 the queue has the most groups it may, -2 a deletion of it is unfinished. */
     GROUP_CREATE("group_create"),
+    /** Reply: {cursor}: called until the cursor is "0". */
+    GROUP_COPY("group_copy"),
     /** Reply: the group names. */
     GROUPS("groups"),
     /** Reply: {1 when the group was listed, 1 when none of its keys is left}: called until done. */

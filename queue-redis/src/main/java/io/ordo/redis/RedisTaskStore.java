@@ -481,9 +481,36 @@ public final class RedisTaskStore implements TaskStore {
     @Override
     public boolean createGroup(GroupName group) {
         Validate.notNull("group", group);
+        return createGroup(group, "");
+    }
+
+    /** Creates the group, then copies the backlog of the group named, a bounded page per call. */
+    @Override
+    public boolean createGroup(GroupName group, GroupName backlogOf) {
+        Validate.notNull("group", group);
+        Validate.notNull("backlogOf", backlogOf);
+        if (backlogOf.equals(group)) {
+            throw new InvalidInputException("backlogOf", "must name another group than the one created");
+        }
+        if (!createGroup(group, backlogOf.value())) {
+            return false;
+        }
+        String cursor = "0";
+        do {
+            List<Object> reply = runOnQueue(RedisScript.GROUP_COPY,
+                    new Args().add(now()).add(group.value()).add(backlogOf.value()).add(cursor));
+            cursor = Replies.text(reply, 0);
+        } while (!cursor.equals("0"));
+        return true;
+    }
+
+    private boolean createGroup(GroupName group, String backlogOf) {
         while (true) {
             long reply = Replies.number(runOnQueue(RedisScript.GROUP_CREATE,
-                    new Args().add(now()).add(group.value()).add(MAX_GROUPS)), 0);
+                    new Args().add(now()).add(group.value()).add(MAX_GROUPS).add(backlogOf)), 0);
+            if (reply == -3) {
+                throw new InvalidInputException("backlogOf", "queue " + queue() + " has no consumer group " + backlogOf);
+            }
             if (reply == -1) {
                 throw new InvalidInputException("group", "queue " + queue() + " has " + MAX_GROUPS
                         + " consumer groups, the most it may have");

@@ -20,7 +20,7 @@ class RedisScriptTest {
     /** Functions that add data: Redis refuses them up front over maxmemory (no allow-oom). */
     private static final List<RedisScript> GROWING = List.of(RedisScript.PUBLISH, RedisScript.REDRIVE,
             RedisScript.REDRIVE_ALL, RedisScript.BLOCK_PARTITION, RedisScript.CONFIGURE, RedisScript.SCHEDULE_PUT,
-            RedisScript.FIRE_SCHEDULE, RedisScript.GROUP_CREATE);
+            RedisScript.FIRE_SCHEDULE, RedisScript.GROUP_CREATE, RedisScript.GROUP_COPY);
     private static final List<RedisScript> READ_ONLY = List.of(RedisScript.GET, RedisScript.STATS,
             RedisScript.SETTINGS, RedisScript.DEAD_LETTERS, RedisScript.INSPECT, RedisScript.SCHEDULES, RedisScript.GROUPS);
     /** The library's shared parts, which are not operations of their own. */

@@ -351,6 +351,18 @@ public final class ShardedTaskStore implements TaskStore {
         return created;
     }
 
+    /** Each shard's group gets that shard's backlog of the other group. */
+    @Override
+    public boolean createGroup(GroupName group, GroupName backlogOf) {
+        Validate.notNull("group", group);
+        Validate.notNull("backlogOf", backlogOf);
+        boolean created = false;
+        for (TaskStore shard : queueStore.shards) {
+            created |= shard.createGroup(group, backlogOf);
+        }
+        return created;
+    }
+
     /** The groups of every shard, by name (each shard has the same ones but while a create or delete runs). */
     @Override
     public List<GroupName> groups() {

@@ -261,6 +261,11 @@ final class FaultyTaskStore implements TaskStore {
     }
 
     @Override
+    public boolean createGroup(GroupName group, GroupName backlogOf) {
+        return delegate.createGroup(group, backlogOf);
+    }
+
+    @Override
     public List<GroupName> groups() {
         return delegate.groups();
     }

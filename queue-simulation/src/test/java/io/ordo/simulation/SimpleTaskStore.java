@@ -666,6 +666,11 @@ final class SimpleTaskStore implements TaskStore {
     }
 
     @Override
+    public boolean createGroup(GroupName group, GroupName backlogOf) {
+        throw new UnsupportedOperationException("SimpleTaskStore models a queue without consumer groups");
+    }
+
+    @Override
     public List<GroupName> groups() {
         return List.of();
     }

@@ -164,6 +164,7 @@ local give_back = O.give_back
 O.REDRIVE_CHUNK = 50
 O.PURGE_CHUNK = 500
 O.GROUP_DELETE_CHUNK = 200 -- the partitions and consumers of a deleted group whose keys go per call (at most)
+O.GROUP_COPY_PAGE = 100 -- the shared records a copy of a group's backlog looks at per call (about: HSCAN's COUNT)
 O.RECLAIM_CHUNK = 15 -- the tasks of dead consumers taken back per reclaim call (at most)
 -- the overdue tasks of live consumers taken back per reclaim call (at most): fewer, as each is found by a
 -- scan and an ordered one may bring its batch back with it

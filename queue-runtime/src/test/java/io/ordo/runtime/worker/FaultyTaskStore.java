@@ -270,6 +270,11 @@ final class FaultyTaskStore implements TaskStore {
     }
 
     @Override
+    public boolean createGroup(GroupName group, GroupName backlogOf) {
+        return call(() -> delegate.createGroup(group, backlogOf));
+    }
+
+    @Override
     public List<GroupName> groups() {
         return call(delegate::groups);
     }

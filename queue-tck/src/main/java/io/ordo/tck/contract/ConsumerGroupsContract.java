@@ -193,6 +193,50 @@ public abstract class ConsumerGroupsContract extends ContractContext {
     }
 
     @Test
+    void a_group_created_from_another_ones_backlog_gets_its_waiting_tasks_in_order_with_attempts_anew() {
+        TaskStore billing = created(BILLING);
+        Partition regular = regularPartition();
+        Partition ordered = orderedPartition();
+        given(tasksIn(regular, "r1", "r2", "r3"));
+        assertThat(take(billing, 1)).containsExactly("r1"); // in flight in billing: not copied
+        assertThat(take(billing, 1)).containsExactly("r2");
+        billing.reject(workerA(), ids("r2"), Rejection.retryAfter(Duration.ZERO, "not now"));
+        given(tasksIn(ordered, "o1", "o2"));
+
+        assertThat(store.createGroup(NOTIFY, BILLING)).isTrue();
+        TaskStore notify = groupStore(NOTIFY);
+        given(tasksIn(regular, "r4"));
+
+        List<Lease> copied = notify.consume(workerA(), 20, NO_WAIT);
+        assertThat(leasesIn(copied, regular)).as("in their places, then the one published after")
+                .containsExactly("r2", "r3", "r4");
+        assertThat(leasesIn(copied, ordered)).containsExactly("o1", "o2");
+        assertThat(copied).as("their attempts counted anew, no last error")
+                .allSatisfy(lease -> assertThat(lease.task().attempts()).isEqualTo(1))
+                .allSatisfy(lease -> assertThat(lease.task().lastErrorIfAny()).isEmpty());
+        assertThat(notify.get(id("r1"))).isEmpty();
+        assertThat(snapshotIn(billing, "r1").state()).as("billing's own untouched").isEqualTo(IN_FLIGHT);
+        TaskSnapshot r2 = snapshotIn(billing, "r2");
+        assertThat(r2.task().attempts()).isEqualTo(1);
+        assertThat(r2.task().lastErrorIfAny()).contains("not now");
+        assertThat(take(billing, 10)).containsExactlyInAnyOrder("r2", "r3", "o1", "o2", "r4");
+    }
+
+    @Test
+    void a_backlog_must_be_of_another_existing_group_and_an_existing_group_gets_nothing() {
+        TaskStore billing = created(BILLING);
+        given(tasksIn(regularPartition(), "a"));
+
+        assertInvalid("backlogOf", () -> store.createGroup(NOTIFY, GroupName.of("nobody")));
+        assertThat(store.groups()).containsExactly(BILLING);
+        assertInvalid("backlogOf", () -> store.createGroup(NOTIFY, NOTIFY));
+        assertThat(store.createGroup(NOTIFY)).isTrue();
+        assertThat(store.createGroup(NOTIFY, BILLING)).as("it exists").isFalse();
+        assertThat(take(groupStore(NOTIFY), 10)).as("nothing copied into an existing group").isEmpty();
+        assertThat(take(billing, 10)).containsExactly("a");
+    }
+
+    @Test
     void a_consume_waiting_in_a_group_returns_as_soon_as_a_publish_reaches_it() throws Exception {
         TaskStore billing = created(BILLING);
         CompletableFuture<List<Lease>> waiting = CompletableFuture.supplyAsync(
