@@ -18,7 +18,8 @@ import java.util.stream.Stream;
 
 /**
  * The simulation's seeded schedules on the in-memory reference store and on a Redis store, step by
- * step; the first difference fails with both lines and the seed to replay. A backend's test extends
+ * step, each given the queue's own store and its consumer groups' (so the seeds with groups create, use
+ * and delete them on both); the first difference fails with both lines and the seed to replay. A backend's test extends
  * this and supplies its factory. Seeds 1..{@value #DEFAULT_SEEDS} unless the system properties of
  * {@link Seeds} say otherwise.
  */
@@ -48,8 +49,11 @@ public abstract class RedisDifferentialKit {
                     VirtualClock referenceClock = new VirtualClock();
                     VirtualClock redisClock = new VirtualClock();
                     try (InMemoryTaskStoreFactory reference = new InMemoryTaskStoreFactory(referenceClock)) {
-                        Differential.compare(seed, reference.forQueue(queue), referenceClock,
-                                redis.forQueue(queue, redisClock), redisClock, options);
+                        Differential.compare(seed,
+                                view -> view.map(group -> reference.forGroup(queue, group))
+                                        .orElseGet(() -> reference.forQueue(queue)), referenceClock,
+                                view -> view.map(group -> redis.forGroup(queue, group, redisClock))
+                                        .orElseGet(() -> redis.forQueue(queue, redisClock)), redisClock, options);
                     }
                 }));
     }
