@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ordo.domain.Labels;
 import io.ordo.domain.DeadLetter;
+import io.ordo.domain.GroupName;
 import io.ordo.domain.InvalidInputException;
 import io.ordo.domain.Partition;
 import io.ordo.domain.QueueName;
@@ -15,6 +16,7 @@ import io.ordo.domain.RateLimit;
 import io.ordo.domain.Schedule;
 import io.ordo.domain.Task;
 import io.ordo.domain.TaskId;
+import io.ordo.ports.ConsumerGroups;
 import io.ordo.ports.ConsumerPresence;
 import io.ordo.ports.DeadLetterPage;
 import io.ordo.ports.PartitionBacklog;
@@ -39,10 +41,14 @@ import java.util.Optional;
 /**
  * The dashboard's JSON API: reads and actions on the store port, the same calls the CLI makes.
  * Paths (under {@code /api}): {@code GET overview}, {@code GET queues/Q}, {@code GET
- * queues/Q/dead-letters?offset&limit}, {@code GET queues/Q/task?id}, and the actions, all {@code
+ * queues/Q/dead-letters?offset&limit}, {@code GET queues/Q/task?id}, {@code GET queues/Q/schedules},
+ * {@code GET queues/Q/limits}, {@code GET queues/Q/groups}, and the actions, all {@code
  * POST} with a JSON body: {@code session}, {@code queues/Q/pause|resume}, {@code
  * queues/Q/dead-letters/redrive|purge {"ids":[…]}}, {@code queues/Q/dead-letters/redrive-all|purge-all},
- * {@code queues/Q/task/cancel {"id":…}}, {@code queues/Q/partitions/unblock {"partition":…}}.
+ * {@code queues/Q/task/cancel {"id":…}}, {@code queues/Q/partitions/unblock {"partition":…}},
+ * {@code queues/Q/groups/create|delete {"group":…}}. The queue's pages and their actions take
+ * {@code ?group=G} to act on one of its consumer groups (docs/groups.md) instead of its own view; a
+ * group the queue does not have is answered 404.
  */
 final class DashboardApi {
     static final int DEAD_LETTER_PAGE_DEFAULT = 25;
@@ -87,29 +93,37 @@ final class DashboardApi {
         }
         if (segments.size() >= 2 && segments.get(0).equals("queues")) {
             QueueName queue = queueNamed(segments.get(1));
+            QueueView view = viewOf(queue, query);
             List<String> rest = segments.subList(2, segments.size());
-            if (rest.isEmpty()) {
-                return Reply.ok(queue(queue, intParameter(query, "limit", INSPECT_DEFAULT, 1, INSPECT_MAX)));
-            }
-            if (rest.equals(List.of("dead-letters"))) {
-                return Reply.ok(deadLetters(queue, intParameter(query, "offset", 0, 0, Integer.MAX_VALUE),
-                        intParameter(query, "limit", DEAD_LETTER_PAGE_DEFAULT, 1, DEAD_LETTER_PAGE_MAX)));
-            }
-            if (rest.equals(List.of("task"))) {
-                return task(queue, TaskId.of(required(query.get("id"), "id")));
-            }
-            if (rest.equals(List.of("schedules"))) {
-                return Reply.ok(schedules(queue));
-            }
-            if (rest.equals(List.of("limits"))) {
-                return Reply.ok(limits(queue));
+            try {
+                if (rest.isEmpty()) {
+                    return Reply.ok(queue(view, intParameter(query, "limit", INSPECT_DEFAULT, 1, INSPECT_MAX)));
+                }
+                if (rest.equals(List.of("dead-letters"))) {
+                    return Reply.ok(deadLetters(view, intParameter(query, "offset", 0, 0, Integer.MAX_VALUE),
+                            intParameter(query, "limit", DEAD_LETTER_PAGE_DEFAULT, 1, DEAD_LETTER_PAGE_MAX)));
+                }
+                if (rest.equals(List.of("task"))) {
+                    return task(view, TaskId.of(required(query.get("id"), "id")));
+                }
+                if (rest.equals(List.of("schedules"))) {
+                    return Reply.ok(schedules(queue)); // the queue's, whichever view asks (docs/groups.md)
+                }
+                if (rest.equals(List.of("limits"))) {
+                    return Reply.ok(limits(view));
+                }
+                if (rest.equals(List.of("groups"))) {
+                    return Reply.ok(groups(queue));
+                }
+            } catch (InvalidInputException badInput) {
+                throw unknownGroup(view, badInput);
             }
         }
         return Reply.error(404, "no such API path");
     }
 
     /** An action, already let through by the {@link AccessGuard}. */
-    Reply act(List<String> segments, JsonNode body) {
+    Reply act(List<String> segments, Map<String, String> query, JsonNode body) {
         if (segments.equals(List.of("session"))) {
             return Reply.ok(json.createObjectNode().put("actions", true));
         }
@@ -117,8 +131,21 @@ final class DashboardApi {
             return Reply.error(404, "no such API path");
         }
         QueueName queue = queueNamed(segments.get(1));
-        TaskStore store = stores.forQueue(queue);
         String action = String.join("/", segments.subList(2, segments.size()));
+        if (action.startsWith("groups/")) {
+            return administerGroups(queue, action, body);
+        }
+        QueueView view = viewOf(queue, query);
+        try {
+            return act(view, action, body);
+        } catch (InvalidInputException badInput) {
+            throw unknownGroup(view, badInput);
+        }
+    }
+
+    /** An action on a view: the queue's own, or one of its groups. */
+    private Reply act(QueueView view, String action, JsonNode body) {
+        TaskStore store = storeOf(view);
         ObjectNode answer = json.createObjectNode();
         switch (action) {
             case "pause" -> {
@@ -151,8 +178,29 @@ final class DashboardApi {
                 return Reply.error(404, "no such action: " + action);
             }
         }
-        inspections.forget(queue);
-        statistics.forget(queue);
+        inspections.forget(view);
+        statistics.forget(view);
+        return Reply.ok(answer);
+    }
+
+    /**
+     * Creates or deletes one of the queue's consumer groups: {@code groups/create} and {@code groups/delete}
+     * with {@code {"group":…}}, a name {@link GroupName} accepts (a 400 naming {@code group} otherwise).
+     */
+    private Reply administerGroups(QueueName queue, String action, JsonNode body) {
+        GroupName group = GroupName.of(required(text(body, "group"), "group"));
+        TaskStore store = stores.forQueue(queue);
+        ObjectNode answer = json.createObjectNode().put("group", group.value());
+        switch (action) {
+            case "groups/create" -> answer.put("created", store.createGroup(group));
+            case "groups/delete" -> answer.put("deleted", store.deleteGroup(group));
+            default -> {
+                return Reply.error(404, "no such action: " + action);
+            }
+        }
+        QueueView view = QueueView.of(queue, group);
+        inspections.forget(view);
+        statistics.forget(view);
         return Reply.ok(answer);
     }
 
@@ -165,7 +213,7 @@ final class DashboardApi {
         for (QueueName queue : listing.queues().subList(0, Math.min(OVERVIEW_QUEUES_MAX, listing.queues().size()))) {
             ObjectNode row = queues.addObject().put("name", queue.value());
             try {
-                statistics.stats(queue, () -> stores.forQueue(queue).stats()).ifPresentOrElse(
+                statistics.stats(QueueView.of(queue), () -> stores.forQueue(queue).stats()).ifPresentOrElse(
                         stats -> row.set("stats", json.valueToTree(stats)), () -> row.put("error", overBudget()));
             } catch (RuntimeException unavailable) {
                 row.put("error", describe(unavailable));
@@ -179,15 +227,15 @@ final class DashboardApi {
         return root;
     }
 
-    private ObjectNode queue(QueueName queue, int limit) {
-        TaskInspection store = stores.forQueue(queue);
-        ObjectNode root = common().put("name", queue.value());
-        QueueStats stats = statistics.stats(queue, store::stats).orElseThrow(this::overBudgetFailure);
-        requireExisting(queue, stats);
+    private ObjectNode queue(QueueView view, int limit) {
+        TaskInspection store = storeOf(view);
+        ObjectNode root = named(view);
+        QueueStats stats = statistics.stats(view, store::stats).orElseThrow(this::overBudgetFailure);
+        requireExisting(view, stats);
         root.set("stats", json.valueToTree(stats));
         try {
             // always the widest inspection, so asking with another limit never buys a fresh one
-            inspections.inspect(queue, () -> store.inspect(INSPECT_MAX)).ifPresentOrElse(
+            inspections.inspect(view, () -> store.inspect(INSPECT_MAX)).ifPresentOrElse(
                     inspection -> root.set("inspection", inspection(inspection, limit)),
                     () -> root.put("inspectionProblem", "not inspected yet: the dashboard inspects at most 1/"
                             + InspectionPacer.COST_FACTOR + " of the time; the page tries again on its next refresh"));
@@ -196,7 +244,32 @@ final class DashboardApi {
         } catch (RuntimeException unavailable) {
             root.put("inspectionProblem", describe(unavailable));
         }
-        root.set("throughput", rates(history.rates(queue)));
+        if (view.group().isEmpty()) {
+            // the sampler reads the queues' own totals only: a group's page has no chart
+            root.set("throughput", rates(history.rates(view.queue())));
+        }
+        return root;
+    }
+
+    /**
+     * The queue's consumer groups by name (at most {@link ConsumerGroups#MAX_GROUPS}, one bounded read) with
+     * each group's statistics, paced as every view's are ({@link StatsPacer}): a row whose statistics are
+     * not read says why.
+     */
+    private ObjectNode groups(QueueName queue) {
+        spendRead();
+        List<GroupName> groups = stores.forQueue(queue).groups();
+        ObjectNode root = common().put("name", queue.value()).put("maxGroups", ConsumerGroups.MAX_GROUPS);
+        ArrayNode rows = root.putArray("groups");
+        for (GroupName group : first(groups, ConsumerGroups.MAX_GROUPS)) {
+            ObjectNode row = rows.addObject().put("name", group.value());
+            try {
+                statistics.stats(QueueView.of(queue, group), () -> stores.forGroup(queue, group).stats()).ifPresentOrElse(
+                        stats -> row.set("stats", json.valueToTree(stats)), () -> row.put("error", overBudget()));
+            } catch (RuntimeException unavailable) {
+                row.put("error", describe(unavailable));
+            }
+        }
         return root;
     }
 
@@ -230,14 +303,13 @@ final class DashboardApi {
         return node;
     }
 
-    private ObjectNode deadLetters(QueueName queue, int offset, int limit) {
+    private ObjectNode deadLetters(QueueView view, int offset, int limit) {
         spendRead();
-        DeadLetterPage page = stores.forQueue(queue).deadLetters(offset, limit);
-        if (page.total() == 0) {
-            requireExisting(queue, statistics.stats(queue, stores.forQueue(queue)::stats).orElseThrow(this::overBudgetFailure));
+        DeadLetterPage page = storeOf(view).deadLetters(offset, limit);
+        if (page.total() == 0 && view.group().isEmpty()) {
+            requireExisting(view, statistics.stats(view, storeOf(view)::stats).orElseThrow(this::overBudgetFailure));
         }
-        ObjectNode root = common().put("name", queue.value()).put("total", page.total()).put("offset", offset)
-                .put("limit", limit);
+        ObjectNode root = named(view).put("total", page.total()).put("offset", offset).put("limit", limit);
         ArrayNode items = root.putArray("items");
         for (DeadLetter letter : page.items()) {
             Task task = letter.task();
@@ -278,13 +350,13 @@ final class DashboardApi {
     }
 
     /**
-     * The queue's concurrency caps and rate limits (docs/semantics.md, "Caps and rate limits"): one read of
-     * its settings. A cap of 0 is none; a rate limit that is off is left out.
+     * The view's concurrency caps and rate limits (docs/semantics.md, "Caps and rate limits"): one read of
+     * its settings (a group has settings of its own, docs/groups.md). A cap of 0 is none; a rate limit that is off is left out.
      */
-    private ObjectNode limits(QueueName queue) {
+    private ObjectNode limits(QueueView view) {
         spendRead();
-        QueueSettings settings = stores.forQueue(queue).settings();
-        ObjectNode root = common().put("name", queue.value())
+        QueueSettings settings = storeOf(view).settings();
+        ObjectNode root = named(view)
                 .put("partitionConcurrency", settings.partitionConcurrency())
                 .put("queueConcurrency", settings.queueConcurrency());
         ArrayNode overrides = root.putArray("partitionConcurrencyOverrides");
@@ -303,16 +375,18 @@ final class DashboardApi {
         }
     }
 
-    private Reply task(QueueName queue, TaskId id) {
+    private Reply task(QueueView view, TaskId id) {
         spendRead();
-        Optional<TaskSnapshot> found = stores.forQueue(queue).get(id);
+        Optional<TaskSnapshot> found = storeOf(view).get(id);
         if (found.isEmpty()) {
-            requireExisting(queue, statistics.stats(queue, stores.forQueue(queue)::stats).orElseThrow(this::overBudgetFailure));
-            return Reply.error(404, "no task " + id + " in queue " + queue);
+            if (view.group().isEmpty()) {
+                requireExisting(view, statistics.stats(view, storeOf(view)::stats).orElseThrow(this::overBudgetFailure));
+            }
+            return Reply.error(404, "no task " + id + " in " + view);
         }
         TaskSnapshot snapshot = found.get();
         Task task = snapshot.task();
-        ObjectNode root = common().put("name", queue.value()).put("id", task.id().value())
+        ObjectNode root = named(view).put("id", task.id().value())
                 .put("state", Labels.of(snapshot.state())).put("holder", snapshot.holder().map(Object::toString).orElse(null))
                 .put("partition", task.partition().code()).put("ordered", task.partition().isOrdered())
                 .put("priority", task.priority().value()).put("attempts", task.attempts())
@@ -328,6 +402,13 @@ final class DashboardApi {
         task.headers().forEach(headers::put);
         root.set("payload", payload(task.payload(), PREVIEW_CHARS_OF_TASK));
         return Reply.ok(root);
+    }
+
+    /** The common fields and the view's names: {@code name}, the queue's, and {@code group} for a group's view. */
+    private ObjectNode named(QueueView view) {
+        ObjectNode root = common().put("name", view.queue().value());
+        view.group().ifPresent(group -> root.put("group", group.value()));
+        return root;
     }
 
     private ObjectNode common() {
@@ -417,18 +498,41 @@ final class DashboardApi {
     /**
      * Refuses a queue that never held anything (a typo in the address, most likely) instead of showing
      * it empty: its statistics show no task, total, pause or consumer, and the backend does not list it
-     * (the listing every page shares, so this costs no extra scan). Queues named with --queue exist.
+     * (the listing every page shares, so this costs no extra scan). Queues named with --queue exist. A
+     * group's view needs no check: reading a group that does not exist fails ({@link #unknownGroup}).
      */
-    private void requireExisting(QueueName queue, QueueStats stats) {
-        if (!stats.showsUse() && !directory.list().queues().contains(queue)) {
-            throw new QueueNotFound("queue " + queue + " does not exist on " + backend
+    private void requireExisting(QueueView view, QueueStats stats) {
+        if (view.group().isEmpty() && !stats.showsUse() && !directory.list().queues().contains(view.queue())) {
+            throw new NotFound("queue " + view.queue() + " does not exist on " + backend
                     + " (nothing was ever published to it); check the name");
         }
     }
 
-    /** A queue that never held anything: answered 404. */
-    static final class QueueNotFound extends RuntimeException {
-        QueueNotFound(String message) {
+    /** The view named by the query's {@code group} (the queue's own without one); a bad name is a 400 naming {@code group}. */
+    private static QueueView viewOf(QueueName queue, Map<String, String> query) {
+        String group = query.get("group");
+        return group == null || group.isEmpty() ? QueueView.of(queue) : QueueView.of(queue, GroupName.of(group));
+    }
+
+    private TaskStore storeOf(QueueView view) {
+        return view.group().map(group -> stores.forGroup(view.queue(), group)).orElseGet(() -> stores.forQueue(view.queue()));
+    }
+
+    /**
+     * A call on a group's store that names {@code group} failed because the queue has no such group (docs/groups.md):
+     * said so with a 404 instead of a 400 or an empty page; any other bad input is passed on.
+     */
+    private RuntimeException unknownGroup(QueueView view, InvalidInputException badInput) {
+        if (view.group().isPresent() && badInput.field().equals("group")) {
+            return new NotFound("queue " + view.queue() + " has no consumer group " + view.group().get()
+                    + " (never created, or deleted); check the name");
+        }
+        return badInput;
+    }
+
+    /** A queue that never held anything, or a group its queue does not have: answered 404. */
+    static final class NotFound extends RuntimeException {
+        NotFound(String message) {
             super(message, null, false, false);
         }
     }

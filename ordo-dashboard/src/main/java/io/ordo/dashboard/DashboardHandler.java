@@ -48,8 +48,8 @@ import static java.nio.charset.StandardCharsets.UTF_8;
  * docs/decisions/embeddable-operations.md). {@link DashboardServer} serves it on a port of its own;
  * a service mounts it in its own Jetty server, at the root or under a path with a
  * {@code ContextHandler}. Every page path ({@code /}, {@code /queues/Q}, {@code /queues/Q/dead-letters},
- * {@code /queues/Q/task?id=…}, under the mount path) serves the same shell; the script draws the page
- * from the API.
+ * {@code /queues/Q/task?id=…}, each with {@code group=G} for one of the queue's consumer groups, under the
+ * mount path) serves the same shell; the script draws the page from the API.
  *
  * <p>API calls, the only ones that reach the backend, run on a small pool of their own and are
  * answered within {@link #BACKEND_ANSWER_TIMEOUT} (503 past it), so a frozen Redis holds that pool,
@@ -207,15 +207,13 @@ public final class DashboardHandler extends Handler.Abstract implements AutoClos
     /** Runs the API call on the backend pool and answers when it ends, or with a 503 when the backend is too slow. */
     private void api(Request request, Response response, Callback callback, List<String> segments) {
         String method = request.getMethod();
+        Map<String, String> query = query(request.getHttpURI().getQuery());
         CompletableFuture<DashboardApi.Reply> reply = switch (method) {
-            case "GET", "HEAD" -> {
-                Map<String, String> query = query(request.getHttpURI().getQuery());
-                yield onBackend(() -> api.read(segments, query));
-            }
+            case "GET", "HEAD" -> onBackend(() -> api.read(segments, query));
             case "POST" -> body(request).thenCompose(body -> segments.equals(List.of("session"))
                     ? CompletableFuture.completedFuture(DashboardApi.Reply.ok(
                             json.createObjectNode().put("actions", guard.actionsEnabled())))
-                    : onBackend(() -> api.act(segments, body)));
+                    : onBackend(() -> api.act(segments, query, body)));
             default -> CompletableFuture.completedFuture(DashboardApi.Reply.error(405, "reads are GET, actions are POST"));
         };
         reply.orTimeout(BACKEND_ANSWER_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
@@ -251,7 +249,7 @@ public final class DashboardHandler extends Handler.Abstract implements AutoClos
             return DashboardApi.Reply.error(503, "the backend did not answer: " + (BACKEND_THREADS + BACKEND_QUEUE)
                     + " calls are already waiting for it; " + (action ? "the action was not made" : "the page tries again on its next refresh"));
         }
-        if (problem instanceof DashboardApi.QueueNotFound notFound) {
+        if (problem instanceof DashboardApi.NotFound notFound) {
             return DashboardApi.Reply.error(404, notFound.getMessage());
         }
         if (problem instanceof DashboardApi.OverBudget overBudget) {

@@ -1,6 +1,5 @@
 package io.ordo.dashboard;
 
-import io.ordo.domain.QueueName;
 import io.ordo.ports.QueueInspection;
 
 import java.util.LinkedHashMap;
@@ -15,8 +14,8 @@ import java.util.function.Supplier;
  * holds Redis for seconds; pages refreshing every few seconds, or a client asking in a loop, must
  * not do that again and again. After an inspection that took {@code d}, no queue is inspected
  * again sooner than {@value #COST_FACTOR}·{@code d} later and never two at once, which keeps the
- * dashboard's share of Redis time below 1/{@value #COST_FACTOR} whatever is asked: which queues,
- * how often, with which parameters. Meanwhile a queue's page gets its last reading (its
+ * dashboard's share of Redis time below 1/{@value #COST_FACTOR} whatever is asked: which queues or
+ * consumer groups, how often, with which parameters. Meanwhile a queue's page gets its last reading (its
  * {@code inspectedAt} says how old it is), or none yet. An action on a queue forgets its reading
  * and lets it be inspected at once, so its effect shows. At most {@value #MAX_READINGS} readings
  * are kept, the least recently used dropped first.
@@ -26,9 +25,9 @@ final class InspectionPacer {
     static final int MAX_READINGS = 256;
 
     private final LongSupplier nanoTime;
-    private final Map<QueueName, QueueInspection> readings = new LinkedHashMap<>(16, 0.75f, true) {
+    private final Map<QueueView, QueueInspection> readings = new LinkedHashMap<>(16, 0.75f, true) {
         @Override
-        protected boolean removeEldestEntry(Map.Entry<QueueName, QueueInspection> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<QueueView, QueueInspection> eldest) {
             return size() > MAX_READINGS;
         }
     };
@@ -40,11 +39,11 @@ final class InspectionPacer {
         this.notBeforeNanos = nanoTime.getAsLong();
     }
 
-    /** The queue's inspection: a fresh one when the pacing allows, else its last one, if any. */
-    Optional<QueueInspection> inspect(QueueName queue, Supplier<QueueInspection> inspection) {
+    /** The view's inspection (a queue's own, or a group's): a fresh one when the pacing allows, else its last one, if any. */
+    Optional<QueueInspection> inspect(QueueView view, Supplier<QueueInspection> inspection) {
         synchronized (this) {
             if (inspecting || nanoTime.getAsLong() - notBeforeNanos < 0) {
-                return Optional.ofNullable(readings.get(queue));
+                return Optional.ofNullable(readings.get(view));
             }
             inspecting = true;
         }
@@ -54,7 +53,7 @@ final class InspectionPacer {
             QueueInspection fresh = inspection.get();
             answered = true;
             synchronized (this) {
-                readings.put(queue, fresh);
+                readings.put(view, fresh);
             }
             return Optional.of(fresh);
         } finally {
@@ -67,9 +66,9 @@ final class InspectionPacer {
         }
     }
 
-    /** Drops the queue's last reading and lets the next inspection go ahead (after an action that changes what it shows). */
-    synchronized void forget(QueueName queue) {
-        readings.remove(queue);
+    /** Drops the view's last reading and lets the next inspection go ahead (after an action that changes what it shows). */
+    synchronized void forget(QueueView view) {
+        readings.remove(view);
         notBeforeNanos = Math.min(notBeforeNanos, nanoTime.getAsLong());
     }
 

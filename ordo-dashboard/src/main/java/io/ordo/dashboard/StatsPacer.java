@@ -1,6 +1,5 @@
 package io.ordo.dashboard;
 
-import io.ordo.domain.QueueName;
 import io.ordo.ports.QueueStats;
 
 import java.time.Duration;
@@ -12,7 +11,8 @@ import java.util.function.Supplier;
 
 /**
  * Bounds what the dashboard's reads of queue statistics cost the backend, however many pages or
- * clients ask: a queue's reading serves every request for {@code reuseFor} (at most a second), and
+ * clients ask: a view's reading (a queue's own, or one of its consumer groups') serves every request for
+ * {@code reuseFor} (at most a second), and
  * fresh readings come out of the dashboard's {@link ReadBudget}. At most {@value #MAX_READINGS} readings are kept, the least recently used
  * dropped first.
  */
@@ -22,9 +22,9 @@ final class StatsPacer {
 
     private final LongSupplier nanoTime;
     private final long reuseForNanos;
-    private final Map<QueueName, Reading> readings = new LinkedHashMap<>(16, 0.75f, true) {
+    private final Map<QueueView, Reading> readings = new LinkedHashMap<>(16, 0.75f, true) {
         @Override
-        protected boolean removeEldestEntry(Map.Entry<QueueName, Reading> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<QueueView, Reading> eldest) {
             return size() > MAX_READINGS;
         }
     };
@@ -36,11 +36,11 @@ final class StatsPacer {
         this.budget = budget;
     }
 
-    /** The queue's statistics, read afresh when the last reading is too old and the budget allows; empty when it does not. */
-    Optional<QueueStats> stats(QueueName queue, Supplier<QueueStats> read) {
+    /** The view's statistics, read afresh when the last reading is too old and the budget allows; empty when it does not. */
+    Optional<QueueStats> stats(QueueView view, Supplier<QueueStats> read) {
         synchronized (this) {
             long now = nanoTime.getAsLong();
-            Reading last = readings.get(queue);
+            Reading last = readings.get(view);
             if (last != null && now - last.readAt() < reuseForNanos) {
                 return Optional.of(last.stats());
             }
@@ -50,14 +50,14 @@ final class StatsPacer {
         }
         QueueStats fresh = read.get();
         synchronized (this) {
-            readings.put(queue, new Reading(fresh, nanoTime.getAsLong()));
+            readings.put(view, new Reading(fresh, nanoTime.getAsLong()));
         }
         return Optional.of(fresh);
     }
 
-    /** Drops the queue's last reading (after an action that changes it). */
-    synchronized void forget(QueueName queue) {
-        readings.remove(queue);
+    /** Drops the view's last reading (after an action that changes it). */
+    synchronized void forget(QueueView view) {
+        readings.remove(view);
     }
 
     synchronized int readingsKept() {

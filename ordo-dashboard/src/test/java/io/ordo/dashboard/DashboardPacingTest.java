@@ -102,6 +102,28 @@ class DashboardPacingTest {
     }
 
     @Test
+    void the_groups_list_reads_each_groups_statistics_at_most_once_a_second() throws IOException {
+        int groups = 5;
+        for (int i = 0; i < groups; i++) {
+            stores.forQueue(QUEUE).createGroup(GroupName.of("group-" + i));
+        }
+        long started = System.nanoTime();
+        int requests = 100;
+        for (int i = 0; i < requests; i++) {
+            String path = i % 2 == 0 ? "/api/queues/paced/groups" : "/api/queues/paced?group=group-" + (i % groups);
+            assertThat(get(server.port(), path, "")).as(path).startsWith("HTTP/1.1 200");
+        }
+        double seconds = (System.nanoTime() - started) / 1e9;
+        System.out.printf("%d requests for groups in %.1f s: %d groups reads, %d stats of groups, %d inspections of groups%n",
+                requests, seconds, count("groups"), count("group.stats"), count("group.inspect"));
+        assertThat(count("groups")).as("one bounded read a list").isEqualTo(requests / 2);
+        assertThat(count("group.stats")).as("each group's reading reused for a second, by the list and its page")
+                .isLessThanOrEqualTo(groups * ((int) Math.ceil(seconds) + 1));
+        assertThat(count("group.inspect")).as("the groups' pages paced as the queues' are").isLessThanOrEqualTo(
+                1 + (int) (seconds * 1000 / (INSPECTION_COST.toMillis() * InspectionPacer.COST_FACTOR)));
+    }
+
+    @Test
     void queues_named_dot_and_dot_dot_open_fine() throws IOException {
         for (String name : List.of(".", "..")) {
             stores.forQueue(QueueName.of(name)).publish(List.of(task("in-" + name.length())));
@@ -123,11 +145,11 @@ class DashboardPacingTest {
         return new NewTask(TaskId.of(id), Partition.regular("p"), Priority.DEFAULT, "{}".getBytes(UTF_8), Duration.ZERO, Map.of());
     }
 
-    /** The store with every call counted by method name. */
-    private TaskStore counted(TaskStore store) {
+    /** The store with every call counted by method name, after {@code prefix}. */
+    private TaskStore counted(TaskStore store, String prefix) {
         return (TaskStore) Proxy.newProxyInstance(TaskStore.class.getClassLoader(), new Class<?>[]{TaskStore.class},
                 (proxy, method, arguments) -> {
-                    calls.computeIfAbsent(method.getName(), name -> new AtomicInteger()).incrementAndGet();
+                    calls.computeIfAbsent(prefix + method.getName(), name -> new AtomicInteger()).incrementAndGet();
                     if (method.getName().equals("inspect")) {
                         Thread.sleep(INSPECTION_COST.toMillis()); // a queue as costly to inspect as a big one on Redis
                     }
@@ -139,17 +161,17 @@ class DashboardPacingTest {
                 });
     }
 
-    /** The factory with every call to a queue's (or a group's) store counted by method name. */
+    /** The factory with every call to a queue's store counted by method name, and to a group's as {@code group.}name. */
     private TaskStoreFactory counting(TaskStoreFactory real) {
         return new TaskStoreFactory() {
             @Override
             public TaskStore forQueue(QueueName queue) {
-                return counted(real.forQueue(queue));
+                return counted(real.forQueue(queue), "");
             }
 
             @Override
             public TaskStore forGroup(QueueName queue, GroupName group) {
-                return counted(real.forGroup(queue, group));
+                return counted(real.forGroup(queue, group), "group.");
             }
 
             @Override

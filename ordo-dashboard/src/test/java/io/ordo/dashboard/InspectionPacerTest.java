@@ -19,8 +19,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * has passed, whichever queue is asked for and however; cheap inspections are repeated at once.
  */
 class InspectionPacerTest {
-    private static final QueueName ORDERS = QueueName.of("orders");
-    private static final QueueName EMAILS = QueueName.of("emails");
+    private static final QueueView ORDERS = QueueView.of(QueueName.of("orders"));
+    private static final QueueView EMAILS = QueueView.of(QueueName.of("emails"));
     private static final long MILLI = 1_000_000L;
 
     private final AtomicLong nanos = new AtomicLong();
@@ -57,7 +57,7 @@ class InspectionPacerTest {
     void asking_for_other_queues_meanwhile_buys_no_inspection() {
         pacer.inspect(ORDERS, taking(100));
         for (int i = 0; i < 100; i++) {
-            assertThat(pacer.inspect(QueueName.of("other-" + i), taking(100))).isEmpty();
+            assertThat(pacer.inspect(QueueView.of(QueueName.of("other-" + i)), taking(100))).isEmpty();
             nanos.addAndGet(10 * MILLI);
         }
         assertThat(calls).as("one inspection in 1 s after one that took 100 ms").hasValue(1);
@@ -91,7 +91,7 @@ class InspectionPacerTest {
     @Test
     void the_readings_kept_are_bounded() {
         for (int i = 0; i < 3 * InspectionPacer.MAX_READINGS; i++) {
-            pacer.inspect(QueueName.of("queue-" + i), taking(0));
+            pacer.inspect(QueueView.of(QueueName.of("queue-" + i)), taking(0));
             nanos.addAndGet(MILLI);
         }
         assertThat(calls).hasValue(3 * InspectionPacer.MAX_READINGS);
