@@ -4,6 +4,7 @@ import io.ordo.domain.GroupName;
 import io.ordo.ports.ConsumerGroups;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -40,18 +41,32 @@ final class GroupCommand implements Callable<Integer> {
     }
 
     @Command(name = "create", mixinStandardHelpOptions = true,
-            description = "Creates a consumer group; it receives the tasks published from now on.",
-            footer = {"", "Example:", "  ordo group create --queue orders billing"})
+            description = {"Creates a consumer group; it receives the tasks published from now on, and with --from",
+                    "also the tasks waiting in another group (their attempts counted anew)."},
+            footer = {"", "Examples:", "  ordo group create --queue orders billing",
+                    "  ordo group create --queue orders --from billing audit"})
     static final class Create extends QueueCommand {
         @Parameters(index = "0", paramLabel = "NAME", description = "The group's name: 1..64 letters, digits, '.', '_', '-'.")
         String name;
 
+        @Option(names = "--from", paramLabel = "GROUP",
+                description = "Start with a copy of the tasks waiting in this group of the queue (not those in flight or dead).")
+        String from;
+
         @Override
         public Integer call() {
             GroupName group = GroupName.of(name);
-            boolean created = onStore((ConsumerGroups store) -> store.createGroup(group));
-            out().printf(created ? "group %s of queue %s created: it receives the tasks published from now on%n"
-                    : "queue %2$s has a group %1$s already: nothing changed%n", group, queueName());
+            GroupName backlogOf = from == null ? null : GroupName.of(from);
+            boolean created = onStore((ConsumerGroups store) -> backlogOf == null ? store.createGroup(group)
+                    : store.createGroup(group, backlogOf));
+            if (!created) {
+                out().printf("queue %s has a group %s already: nothing changed%n", queueName(), group);
+            } else if (backlogOf == null) {
+                out().printf("group %s of queue %s created: it receives the tasks published from now on%n", group, queueName());
+            } else {
+                out().printf("group %s of queue %s created with the tasks waiting in %s: it receives the tasks published"
+                        + " from now on%n", group, queueName(), backlogOf);
+            }
             return done();
         }
     }

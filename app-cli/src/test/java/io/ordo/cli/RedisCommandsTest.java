@@ -147,6 +147,15 @@ class RedisCommandsTest {
         assertThat(ordo.run("get", "mail-1").exitCode()).as("the queue's own view receives nothing once it has groups")
                 .isEqualTo(ExitCodes.NOT_FOUND);
 
+        assertThat(ordo.ok("group", "create", "--from", "notify", "audit").outLines()).containsExactly(
+                "group audit of queue " + ordo.queue + " created with the tasks waiting in notify: it receives the tasks"
+                        + " published from now on");
+        assertThat(ordo.ok("get", "--group", "audit", "mail-1").outLines()).as("notify's backlog")
+                .contains("state        pending");
+        CliRun noSuchGroup = ordo.run("group", "create", "--from", "nobody", "other");
+        assertThat(noSuchGroup.exitCode()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(noSuchGroup.err()).contains("nobody");
+        ordo.ok("group", "delete", "audit");
         assertThat(ordo.ok("group", "delete", "notify").outLines()).containsExactly(
                 "group notify of queue " + ordo.queue + " deleted");
         CliRun gone = ordo.run("group", "delete", "notify");
