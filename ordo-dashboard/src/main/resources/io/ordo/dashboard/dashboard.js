@@ -8,7 +8,8 @@
   const REFRESH_MS = 5000;
   const PAGE_SIZE = 25;
 
-  const state = { page: null, actions: false, token: null, timer: null, lastQueue: null, navigated: true };
+  // groupDraft: the name typed in the form that creates a group, kept across the page's refreshes
+  const state = { page: null, actions: false, token: null, timer: null, lastQueue: null, navigated: true, groupDraft: '' };
 
   const { el, replace, number, rate, span, clock, when, preview, chart } = window.OrdoView;
 
@@ -20,6 +21,21 @@
   // is written '~.' or '~..' in paths ('~' is not allowed in queue names), as the server expects.
   const queueSegment = (q) => (q === '.' || q === '..' ? '~' + q : enc(q));
   const queueOf = (segment) => (segment.startsWith('~') ? segment.slice(1) : segment);
+
+  /**
+   * The API path of a queue's resource (rest: '', '/dead-letters', …) with its query parameters; with a
+   * group, of that consumer group's view of the queue (the API's ?group=).
+   */
+  function apiPath(queue, group, rest, params) {
+    const search = new URLSearchParams(params || {});
+    if (group) search.set('group', group);
+    const query = search.toString();
+    return 'queues/' + queueSegment(queue) + (rest || '') + (query ? '?' + query : '');
+  }
+
+  /** What a page shows, in words: the queue, or one of its groups. */
+  const viewName = (queue, group) => (group ? 'group ' + group + ' of queue ' + queue : 'queue ' + queue);
+  const capitalized = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
   // ---- API ---------------------------------------------------------------------------------
 
@@ -153,23 +169,29 @@
   function route() {
     const parts = location.pathname.slice(BASE.length).split('/').filter(Boolean).map(decodeURIComponent);
     const query = new URLSearchParams(location.search);
+    // ?group=G: the page of one of the queue's consumer groups
+    const group = query.get('group') || null;
     if (parts.length === 0) return { kind: 'overview' };
-    if (parts[0] === 'queues' && parts.length === 2) return { kind: 'queue', queue: queueOf(parts[1]) };
+    if (parts[0] === 'queues' && parts.length === 2) return { kind: 'queue', queue: queueOf(parts[1]), group };
     if (parts[0] === 'queues' && parts[2] === 'dead-letters') {
-      return { kind: 'dead', queue: queueOf(parts[1]), page: Math.max(1, parseInt(query.get('page') || '1', 10) || 1) };
+      return { kind: 'dead', queue: queueOf(parts[1]), group, page: Math.max(1, parseInt(query.get('page') || '1', 10) || 1) };
     }
-    if (parts[0] === 'queues' && parts[2] === 'task') return { kind: 'task', queue: queueOf(parts[1]), id: query.get('id') || '' };
+    if (parts[0] === 'queues' && parts[2] === 'task') return { kind: 'task', queue: queueOf(parts[1]), group, id: query.get('id') || '' };
     return { kind: 'missing' };
   }
 
-  const queueHref = (q) => BASE + '/queues/' + queueSegment(q);
-  const deadHref = (q, page) => queueHref(q) + '/dead-letters' + (page && page > 1 ? '?page=' + page : '');
-  const taskHref = (q, id) => queueHref(q) + '/task?id=' + enc(id);
+  const pagePath = (q) => BASE + '/queues/' + queueSegment(q);
+  const withGroup = (group, first) => (group ? (first ? '?' : '&') + 'group=' + enc(group) : '');
+  const queueHref = (q, group) => pagePath(q) + withGroup(group, true);
+  const deadHref = (q, page, group) => pagePath(q) + '/dead-letters' + withGroup(group, true)
+    + (page && page > 1 ? (group ? '&' : '?') + 'page=' + page : '');
+  const taskHref = (q, id, group) => pagePath(q) + '/task?id=' + enc(id) + withGroup(group, false);
 
   function crumbs(page) {
     const parts = [el('a', { href: BASE + '/' }, 'Queues')];
     if (page.queue) {
       parts.push(el('span', { class: 'sep' }, '›'), el('a', { href: queueHref(page.queue) }, page.queue));
+      if (page.group) parts.push(el('span', { class: 'sep' }, '›'), el('a', { href: queueHref(page.queue, page.group), id: 'crumb-group' }, 'group ' + page.group));
       if (page.kind === 'dead') parts.push(el('span', { class: 'sep' }, '›'), el('span', {}, 'Dead letters'));
       if (page.kind === 'task') parts.push(el('span', { class: 'sep' }, '›'), el('span', {}, 'Task'));
     }
@@ -194,15 +216,19 @@
     const focused = focusKey(document.activeElement);
     try {
       if (page.kind === 'overview') await drawOverview();
-      else if (page.kind === 'queue') await drawQueue(page.queue);
-      else if (page.kind === 'dead') await drawDeadLetters(page.queue, page.page);
-      else if (page.kind === 'task') await drawTask(page.queue, page.id);
+      else if (page.kind === 'queue') await drawQueue(page.queue, page.group);
+      else if (page.kind === 'dead') await drawDeadLetters(page.queue, page.page, page.group);
+      else if (page.kind === 'task') await drawTask(page.queue, page.id, page.group);
       else replace($('main'), el('h1', {}, 'Not found'), el('p', {}, el('a', { href: BASE + '/' }, 'Back to the queues')));
     } catch (e) {
       replace($('main'), el('h1', {}, 'The dashboard did not answer'), el('p', { class: 'muted' }, String(e.message || e)));
     }
     const again = focused && document.querySelector(focused);
-    if (again) again.focus({ preventScroll: true });
+    if (again) {
+      again.focus({ preventScroll: true });
+      // a field being typed in: the caret back at the end of what was typed
+      if (again.tagName === 'INPUT') again.setSelectionRange(again.value.length, again.value.length);
+    }
     if (state.navigated) {
       state.navigated = false;
       const heading = document.querySelector('main h1');
@@ -219,8 +245,10 @@
   }
 
   function problem(body) {
-    replace($('main'), el('h1', {}, 'Cannot show this page'), el('p', { class: 'error', role: 'alert' }, body.error || 'failed'),
-      el('p', {}, el('a', { href: BASE + '/' }, 'Back to the queues')));
+    const page = state.page;
+    replace($('main'), el('h1', {}, 'Cannot show this page'), el('p', { class: 'error', role: 'alert', id: 'problem' }, body.error || 'failed'),
+      el('p', {}, page && page.group ? [el('a', { href: queueHref(page.queue) }, 'Back to queue ' + page.queue), ' · '] : null,
+        el('a', { href: BASE + '/' }, 'Back to the queues')));
   }
 
   // ---- pages -------------------------------------------------------------------------------
@@ -278,17 +306,19 @@
     return total > list.length ? el('p', { class: 'muted small' }, 'showing ' + list.length + ' of ' + number(total)) : null;
   }
 
-  async function drawQueue(queue) {
-    const { status, body } = await get('queues/' + queueSegment(queue));
+  async function drawQueue(queue, group) {
+    const { status, body } = await get(apiPath(queue, group));
     if (status !== 200) return problem(body);
     state.actions = body.actions;
     drawSession();
     const s = body.stats;
+    const name = viewName(queue, group);
     const pause = s.paused
-      ? actionButton('Resume', () => act('queues/' + queueSegment(queue) + '/resume', {}, () => 'Queue ' + queue + ' resumed.'), { id: 'resume' })
+      ? actionButton('Resume', () => act(apiPath(queue, group, '/resume'), {}, () => capitalized(name) + ' resumed.'), { id: 'resume' })
       : actionButton('Pause', async () => {
-        if (await confirmAction('Pause ' + queue + '?', 'Workers get nothing from this queue until it is resumed; publishing goes on.', 'Pause')) {
-          await act('queues/' + queueSegment(queue) + '/pause', {}, () => 'Queue ' + queue + ' paused.');
+        if (await confirmAction('Pause ' + name + '?', (group ? 'Workers of this group get nothing' : 'Workers get nothing from this queue')
+          + ' until it is resumed; publishing goes on.', 'Pause')) {
+          await act(apiPath(queue, group, '/pause'), {}, () => capitalized(name) + ' paused.');
         }
       }, { id: 'pause' });
     const sections = [];
@@ -316,16 +346,17 @@
         el('section', { class: 'panel' }, el('h2', {}, 'Blocked partitions'),
           table('blocks', ['Partition', 'Until', ''], i.blocks.map((b) => el('tr', { 'data-partition': b.partition },
             el('td', {}, b.partition), el('td', {}, when(b.until, now)),
-            el('td', {}, actionButton('Unblock', () => act('queues/' + queueSegment(queue) + '/partitions/unblock', { partition: b.partition },
+            el('td', {}, actionButton('Unblock', () => act(apiPath(queue, group, '/partitions/unblock'), { partition: b.partition },
               () => 'Partition ' + b.partition + ' unblocked.'), { 'aria-label': 'Unblock ' + b.partition })))), 'No partition is blocked.'),
           shown(i.blocks, i.totalBlocks))));
     } else {
       sections.push(el('p', { class: 'error', role: 'alert' }, 'Partitions and consumers unavailable: ' + body.inspectionProblem));
     }
     // the queue's schedules: a read of their own, so a page whose schedules cannot be read still shows the rest
-    const scheduled = await get('queues/' + queueSegment(queue) + '/schedules');
+    const scheduled = await get(apiPath(queue, null, '/schedules'));
     if (scheduled.status === 200) {
-      sections.push(el('section', { class: 'panel' }, el('h2', {}, 'Schedules'),
+      sections.push(el('section', { class: 'panel' }, el('h2', {}, 'Schedules',
+        group ? el('span', { class: 'muted small' }, ' · the queue\u2019s: a firing publishes to every group') : null),
         table('schedules', ['Schedule', 'When', 'Partition', 'Misfire', 'Last slot'], scheduled.body.schedules.map((c) =>
           el('tr', { 'data-schedule': c.id },
             el('td', {}, c.id),
@@ -335,8 +366,8 @@
     } else {
       sections.push(el('p', { class: 'error', role: 'alert' }, 'Schedules unavailable: ' + scheduled.body.error));
     }
-    // the caps and rate limits: a read of their own too (the queue's settings)
-    const limits = await get('queues/' + queueSegment(queue) + '/limits');
+    // the caps and rate limits: a read of their own too (the view's settings: a group has its own)
+    const limits = await get(apiPath(queue, group, '/limits'));
     if (limits.status === 200) {
       const l = limits.body;
       const row = (key, label, value, partition) => el('tr', { 'data-limit': key, 'data-partition': partition },
@@ -351,20 +382,92 @@
     } else {
       sections.push(el('p', { class: 'error', role: 'alert' }, 'Caps and rate limits unavailable: ' + limits.body.error));
     }
+    // the queue's consumer groups, each with its main figures: a read of their own as well
+    // (near the top once the queue has some: publishing delivers to them then; after the rest while it has none)
+    const groups = await get(apiPath(queue, null, '/groups'));
+    const grouped = groups.status === 200 && groups.body.groups.length > 0;
+    const groupsSection = groups.status === 200 ? groupsPanel(queue, group, groups.body)
+      : el('p', { class: 'error', role: 'alert' }, 'Consumer groups unavailable: ' + groups.body.error);
     replace($('main'),
-      el('h1', {}, 'Queue ' + queue, s.paused ? el('span', { class: 'badge warn', id: 'paused' }, 'paused') : null, stamp(body)),
+      el('h1', {}, group ? ['Group ' + group, el('span', { class: 'muted of' }, 'of queue ' + queue)] : 'Queue ' + queue,
+        s.paused ? el('span', { class: 'badge warn', id: 'paused' }, 'paused') : null, stamp(body)),
       el('div', { class: 'actions' }, pause,
-        el('a', { href: deadHref(queue), id: 'dead-link' }, 'Dead letters (' + number(s.dead) + ')')),
+        el('a', { href: deadHref(queue, 1, group), id: 'dead-link' }, 'Dead letters (' + number(s.dead) + ')'),
+        group ? el('a', { href: queueHref(queue), id: 'queue-link' }, 'The queue\u2019s own view') : null),
       el('div', { class: 'cards' },
         card('Ready', number(s.ready), 'ready'), card('Delayed', number(s.delayed), 'delayed'),
         card('In flight', number(s.inFlight), 'inFlight'), card('Dead', number(s.dead), 'dead', s.dead > 0),
         card('Lag', span(s.oldestDueAgeMillis), 'lag'), card('Live consumers', number(s.liveConsumers), 'liveConsumers'),
         card('Active partitions', number(s.activePartitions), 'activePartitions'),
         card('Locked', number(s.lockedPartitions), 'lockedPartitions'), card('Blocked', number(s.blockedPartitions), 'blockedPartitions'),
-        card('Published', number(s.publishedTotal), 'publishedTotal'), card('Acked', number(s.ackedTotal), 'ackedTotal'),
+        card(group ? 'Received' : 'Published', number(s.publishedTotal), 'publishedTotal'), card('Acked', number(s.ackedTotal), 'ackedTotal'),
         card('Dead-lettered', number(s.deadLetteredTotal), 'deadLetteredTotal')),
-      chart(body.throughput, body.sampleEveryMillis, 'Queue ' + queue),
-      sections);
+      body.throughput ? chart(body.throughput, body.sampleEveryMillis, 'Queue ' + queue) : null,
+      grouped ? groupsSection : null, sections, grouped ? null : groupsSection);
+  }
+
+  /**
+   * The queue's consumer groups (docs/groups.md): each one's main figures and a link to its page, a form
+   * that creates one and a button that deletes one; {@code current} is the group this page shows, if any.
+   */
+  function groupsPanel(queue, current, body) {
+    const rows = body.groups.map((g) => {
+      const s = g.stats;
+      const link = el('a', { href: queueHref(queue, g.name), 'aria-current': g.name === current ? 'page' : null }, g.name);
+      const remove = actionButton('Delete', async () => {
+        if (await confirmAction('Delete group ' + g.name + ' of queue ' + queue + '?',
+          'Every task state, lease, consumer, dead letter, counter and setting of the group is deleted for good; '
+          + 'its consumers\u2019 calls fail from then on. Other groups keep theirs.', 'Delete group', g.name)) {
+          const r = await act(apiPath(queue, null, '/groups/delete'), { group: g.name },
+            (r) => (r.deleted ? 'Group ' + g.name + ' deleted.' : 'Queue ' + queue + ' has no group ' + g.name + ': nothing deleted.'));
+          if (r && g.name === current) location.assign(queueHref(queue));
+        }
+      }, { class: 'danger delete', 'aria-label': 'Delete group ' + g.name });
+      if (!s) {
+        return el('tr', { 'data-group': g.name }, el('td', {}, link), el('td', { colspan: 6, class: 'error' }, g.error), el('td', {}, remove));
+      }
+      const cell = (field, value) => el('td', { class: 'num', 'data-field': field }, value);
+      return el('tr', { 'data-group': g.name },
+        el('td', {}, link),
+        cell('ready', number(s.ready)), cell('delayed', number(s.delayed)), cell('inFlight', number(s.inFlight)),
+        el('td', { class: 'num', 'data-field': 'dead' }, s.dead > 0 ? el('a', { href: deadHref(queue, 1, g.name) }, number(s.dead)) : '0'),
+        cell('consumers', number(s.liveConsumers)),
+        el('td', { 'data-field': 'paused' }, s.paused ? el('span', { class: 'badge warn' }, 'paused') : el('span', { class: 'badge good' }, 'running')),
+        el('td', {}, remove));
+    });
+    const list = rows.length
+      ? el('table', { id: 'groups' },
+        el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Group'), ['Ready', 'Delayed', 'In flight', 'Dead', 'Consumers']
+          .map((h) => el('th', { scope: 'col', class: 'num' }, h)), el('th', { scope: 'col' }, 'State'), el('th', { scope: 'col' }, ''))),
+        el('tbody', {}, rows))
+      : el('p', { class: 'muted', id: 'groups' }, 'No consumer groups: publishing delivers to the queue\u2019s own view.');
+    const input = el('input', { id: 'group-name', name: 'group', size: 18, autocomplete: 'off', spellcheck: 'false',
+      'aria-describedby': 'group-name-rule', value: state.groupDraft });
+    input.addEventListener('input', () => { state.groupDraft = input.value; });
+    const form = el('form', { class: 'actions', id: 'create-group', 'aria-label': 'Create a consumer group' },
+      el('label', { for: 'group-name' }, 'New group'), input,
+      actionButton('Create group', null, { type: 'submit', id: 'create-group-button' }),
+      el('span', { class: 'muted small', id: 'group-name-rule' }, '1..64 letters, digits, \u2018.\u2019, \u2018_\u2019, \u2018-\u2019; it receives the tasks published from then on'));
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      const name = input.value.trim();
+      // the first group changes where publishes go: asked first (a name the API would refuse is not, it says why)
+      if (!rows.length && /^[A-Za-z0-9._-]{1,64}$/.test(name) && !await confirmAction('Create group ' + name + ' of queue ' + queue + '?',
+        'Once a queue has a group, publishing delivers to its groups only: the queue\u2019s own view keeps what it holds '
+        + 'for its consumers to finish and receives nothing new.', 'Create group')) return;
+      const r = await act(apiPath(queue, null, '/groups/create'), { group: name }, (r) => (r.created
+        ? 'Group ' + r.group + ' created: it receives the tasks published from now on.'
+        : 'Queue ' + queue + ' has a group ' + r.group + ' already: nothing changed.'));
+      if (r) {
+        state.groupDraft = '';
+        if ($('group-name')) $('group-name').value = '';
+      }
+    });
+    return el('section', { class: 'panel', id: 'groups-panel' },
+      el('h2', {}, 'Consumer groups', el('span', { class: 'muted small' }, ' · each receives every task published after it was created')),
+      rows.length && !current ? el('p', { class: 'muted small' },
+        'Publishing delivers to the groups only; this page shows the queue\u2019s own view, which keeps what it held before the first group.') : null,
+      list, form);
   }
 
   /** A concurrency cap: tasks in flight at most, 0 for none. */
@@ -373,45 +476,47 @@
   /** A rate limit as the API gives it, absent when off. */
   const rateLimit = (r) => (r === undefined ? 'off' : number(r.permits) + ' per ' + span(r.perMillis) + ', burst ' + number(r.burst));
 
-  async function drawDeadLetters(queue, page) {
+  async function drawDeadLetters(queue, page, group) {
     const offset = (page - 1) * PAGE_SIZE;
-    const { status, body } = await get('queues/' + queueSegment(queue) + '/dead-letters?offset=' + offset + '&limit=' + PAGE_SIZE);
+    const { status, body } = await get(apiPath(queue, group, '/dead-letters', { offset, limit: PAGE_SIZE }));
     if (status !== 200) return problem(body);
     state.actions = body.actions;
     drawSession();
-    const base = 'queues/' + queueSegment(queue) + '/dead-letters/';
+    const action = (name) => apiPath(queue, group, '/dead-letters/' + name);
+    // what the confirmations name, and what purging all asks to be typed: the queue, or the group
+    const name = group ? 'group ' + group + ' of queue ' + queue : queue;
     const rows = body.items.map((d) => el('tr', { 'data-id': d.id },
-      el('td', {}, el('a', { href: taskHref(queue, d.id) }, d.id)),
+      el('td', {}, el('a', { href: taskHref(queue, d.id, group) }, d.id)),
       el('td', {}, d.partition),
       el('td', { class: 'num' }, number(d.attempts)),
       el('td', {}, el('time', { datetime: new Date(d.deadAt).toISOString() }, clock(d.deadAt))),
       el('td', { class: 'reason' }, preview(d.reason, 'preview reason')),
       el('td', { 'data-field': 'payload' }, preview(d.payload)),
       el('td', {}, el('div', { class: 'actions' },
-        actionButton('Redrive', () => act(base + 'redrive', { ids: [d.id] }, (r) => r.count === 1 ? 'Redrove ' + d.id + '.' : d.id + ': ' + r.outcomes[d.id] + '.'),
+        actionButton('Redrive', () => act(action('redrive'), { ids: [d.id] }, (r) => r.count === 1 ? 'Redrove ' + d.id + '.' : d.id + ': ' + r.outcomes[d.id] + '.'),
           { class: 'redrive', 'aria-label': 'Redrive ' + d.id }),
         actionButton('Delete', async () => {
           if (await confirmAction('Delete dead letter ' + d.id + '?', 'It is deleted for good.', 'Delete')) {
-            await act(base + 'purge', { ids: [d.id] }, (r) => 'Deleted ' + r.count + ' dead letter.');
+            await act(action('purge'), { ids: [d.id] }, (r) => 'Deleted ' + r.count + ' dead letter.');
           }
         }, { class: 'danger delete', 'aria-label': 'Delete ' + d.id })))));
     const pages = Math.max(1, Math.ceil(body.total / PAGE_SIZE));
     const pager = el('nav', { class: 'pager', 'aria-label': 'Pages' },
-      page > 1 ? el('a', { href: deadHref(queue, page - 1), rel: 'prev', id: 'prev-page' }, '← Previous') : null,
+      page > 1 ? el('a', { href: deadHref(queue, page - 1, group), rel: 'prev', id: 'prev-page' }, '← Previous') : null,
       el('span', { class: 'muted' }, 'page ' + page + ' of ' + pages + (body.items.length
         ? ' · ' + (offset + 1) + '–' + (offset + body.items.length) + ' of ' + number(body.total) : '')),
-      page < pages ? el('a', { href: deadHref(queue, page + 1), rel: 'next', id: 'next-page' }, 'Next →') : null);
+      page < pages ? el('a', { href: deadHref(queue, page + 1, group), rel: 'next', id: 'next-page' }, 'Next →') : null);
     replace($('main'),
-      el('h1', {}, 'Dead letters of ' + queue, el('span', { class: 'badge' + (body.total ? ' bad' : ''), id: 'dead-total' }, number(body.total))),
+      el('h1', {}, 'Dead letters of ' + name, el('span', { class: 'badge' + (body.total ? ' bad' : ''), id: 'dead-total' }, number(body.total))),
       el('div', { class: 'actions' },
         actionButton('Redrive all', async () => {
-          if (await confirmAction('Redrive every dead letter of ' + queue + '?', number(body.total) + ' tasks go back to their partitions with attempts reset.', 'Redrive all')) {
-            await act(base + 'redrive-all', {}, (r) => 'Redrove ' + r.count + ' dead letters.');
+          if (await confirmAction('Redrive every dead letter of ' + name + '?', number(body.total) + ' tasks go back to their partitions with attempts reset.', 'Redrive all')) {
+            await act(action('redrive-all'), {}, (r) => 'Redrove ' + r.count + ' dead letters.');
           }
         }, { id: 'redrive-all', disabled: !state.token || body.total === 0 }),
         actionButton('Purge all', async () => {
-          if (await confirmAction('Purge every dead letter of ' + queue + '?', number(body.total) + ' dead letters are deleted for good.', 'Purge all', queue)) {
-            await act(base + 'purge-all', {}, (r) => 'Purged ' + r.count + ' dead letters.');
+          if (await confirmAction('Purge every dead letter of ' + name + '?', number(body.total) + ' dead letters are deleted for good.', 'Purge all', group || queue)) {
+            await act(action('purge-all'), {}, (r) => 'Purged ' + r.count + ' dead letters.');
           }
         }, { id: 'purge-all', class: 'danger', disabled: !state.token || body.total === 0 }),
         el('button', { type: 'button', onclick: refresh }, 'Refresh'),
@@ -422,12 +527,12 @@
         : el('p', { class: 'muted' }, 'No dead letters here.'), pager));
   }
 
-  async function drawTask(queue, id) {
+  async function drawTask(queue, id, group) {
     if (!id) return problem({ error: 'no task id given' });
-    const { status, body } = await get('queues/' + queueSegment(queue) + '/task?id=' + enc(id));
+    const { status, body } = await get(apiPath(queue, group, '/task', { id }));
     if (status !== 200) {
       replace($('main'), el('h1', {}, 'Task ' + id), el('p', { role: 'alert', id: 'task-missing' }, body.error),
-        el('p', {}, el('a', { href: queueHref(queue) }, 'Back to queue ' + queue)));
+        el('p', {}, el('a', { href: queueHref(queue, group) }, 'Back to ' + viewName(queue, group))));
       return;
     }
     state.actions = body.actions;
@@ -439,15 +544,15 @@
       ['Published', clock(body.publishedAt)], ['Due', clock(body.dueAt)], ['Ready', clock(body.readyAt)]];
     const cancellable = body.state !== 'in-flight';
     replace($('main'),
-      el('h1', {}, 'Task ' + body.id),
+      el('h1', {}, 'Task ' + body.id, group ? el('span', { class: 'muted of' }, 'in group ' + group) : null),
       el('div', { class: 'actions' },
         cancellable ? actionButton('Cancel task', async () => {
           if (await confirmAction('Cancel task ' + body.id + '?', 'The task is deleted; it will not run.', 'Cancel task')) {
-            const r = await act('queues/' + queueSegment(queue) + '/task/cancel', { id: body.id }, (r) => body.id + ': ' + r.outcome + '.');
-            if (r) location.assign(queueHref(queue));
+            const r = await act(apiPath(queue, group, '/task/cancel'), { id: body.id }, (r) => body.id + ': ' + r.outcome + '.');
+            if (r) location.assign(queueHref(queue, group));
           }
         }, { class: 'danger', id: 'cancel-task' }) : el('span', { class: 'muted small' }, 'in flight: cannot be cancelled'),
-        body.state === 'dead' ? el('a', { href: deadHref(queue) }, 'Dead letters') : null),
+        body.state === 'dead' ? el('a', { href: deadHref(queue, 1, group) }, 'Dead letters') : null),
       el('section', { class: 'panel' }, el('dl', { class: 'fields', id: 'task-fields' },
         fields.map(([name, value]) => [el('dt', {}, name), el('dd', {}, value)]),
         Object.entries(body.headers).map(([name, value]) => [el('dt', {}, 'header ' + name), el('dd', {}, value)]))),
@@ -465,8 +570,8 @@
     const go = (href) => { event.preventDefault(); location.assign(href); };
     switch (event.key) {
       case 'o': return go(BASE + '/');
-      case 'q': if (page.queue) go(queueHref(page.queue)); return;
-      case 'd': if (page.queue) go(deadHref(page.queue)); return;
+      case 'q': if (page.queue) go(queueHref(page.queue, page.group)); return;
+      case 'd': if (page.queue) go(deadHref(page.queue, 1, page.group)); return;
       case 'r': event.preventDefault(); refresh(); return;
       case '/': event.preventDefault(); $('find-id').focus(); return;
       case 'n': if ($('next-page')) go($('next-page').getAttribute('href')); return;
@@ -507,7 +612,8 @@
       event.preventDefault();
       const queue = $('find-queue').value.trim();
       const id = $('find-id').value.trim();
-      if (queue && id) location.assign(taskHref(queue, id));
+      // on a group's page, the task is looked up in that group (each group has its own state of a task)
+      if (queue && id) location.assign(taskHref(queue, id, queue === state.page.queue ? state.page.group : null));
     });
     await refresh();
   }

@@ -1,6 +1,7 @@
 package io.ordo.dashboard;
 
 import io.ordo.domain.ConsumerId;
+import io.ordo.domain.GroupName;
 import io.ordo.domain.Lease;
 import io.ordo.domain.NewTask;
 import io.ordo.domain.Partition;
@@ -204,6 +205,92 @@ abstract class DashboardBrowserContract {
         click(By.id("resume"));
         await("the page to show the queue running", driver -> driver.findElements(By.id("paused")).isEmpty());
         assertThat(store.stats().paused()).isFalse();
+    }
+
+    @Test
+    void consumer_groups_are_listed_created_opened_and_deleted_from_the_queue_page() {
+        QueueName queue = freshQueue();
+        TaskStore store = stores.forQueue(queue);
+        store.publish(List.of(newTask("own-1", Partition.regular("orders"), 0, Duration.ZERO, "{}")));
+
+        // the first group, from the page: a bad name is refused with the rule, a good one asks first (publishing changes)
+        open("/queues/" + queue, true);
+        assertThat(find(By.id("groups")).getText()).startsWith("No consumer groups");
+        find(By.id("group-name")).sendKeys("bad name");
+        click(By.id("create-group-button"));
+        await("the page to refuse the name", driver -> driver.findElement(By.id("notice")).getText()
+                .contains("group: may contain only letters, digits, '.', '_' and '-', was 'bad name'"));
+        assertThat(store.groups()).isEmpty();
+        WebElement name = find(By.id("group-name"));
+        name.sendKeys(Keys.chord(Keys.CONTROL, "a"), Keys.BACK_SPACE);
+        name.sendKeys("billing", Keys.ENTER);
+        assertThat(find(By.id("confirm-message")).getText()).contains("publishing delivers to its groups only");
+        click(By.id("confirm-ok"));
+        await("the page to confirm the group", driver -> driver.findElement(By.id("notice")).getText()
+                .contains("Group billing created"));
+        assertThat(store.groups()).containsExactly(GroupName.of("billing"));
+        find(By.cssSelector("#groups tr[data-group='billing']"));
+        assertThat(find(By.id("group-name")).getAttribute("value")).isEmpty();
+
+        // a second group, and tasks: every group gets each, and keeps its own state of it
+        find(By.id("group-name")).sendKeys("mail");
+        click(By.id("create-group-button"));
+        await("the second group", driver -> driver.findElement(By.id("notice")).getText().contains("Group mail created"));
+        assertThat(store.groups()).containsExactly(GroupName.of("billing"), GroupName.of("mail"));
+        store.publish(List.of(newTask("inv-1", Partition.regular("invoices"), 0, Duration.ZERO, "{\"invoice\":1}"),
+                newTask("inv-2", Partition.regular("invoices"), 0, Duration.ZERO, "{\"invoice\":2}"),
+                newTask("inv-3", Partition.regular("invoices"), 0, Duration.ofHours(1), "{}")));
+        TaskStore billing = stores.forGroup(queue, GroupName.of("billing"));
+        ConsumerId worker = ConsumerId.of("billing-worker-1");
+        billing.heartbeat(worker, Duration.ofMinutes(5));
+        billing.fail(worker, billing.consume(worker, 1, Duration.ZERO).stream().map(Lease::id).toList(), "card declined");
+
+        open("/queues/" + queue, true);
+        String row = "#groups tr[data-group='billing'] ";
+        assertCell(row + "td[data-field='ready']", 1);
+        assertCell(row + "td[data-field='delayed']", 1);
+        assertCell(row + "td[data-field='dead']", 1);
+        assertCell(row + "td[data-field='consumers']", 1);
+        assertCell("#groups tr[data-group='mail'] td[data-field='ready']", 2);
+        assertCell("div.card[data-field='ready'] .value", 1); // the queue's own view: its task from before the groups
+
+        // a group's page: the queue page's panels, for the group
+        click(By.cssSelector(row + "a"));
+        await("the group's page", driver -> driver.getCurrentUrl().endsWith("/queues/" + queue + "?group=billing"));
+        assertThat(find(By.cssSelector("main h1")).getText()).startsWith("Group billing").contains("of queue " + queue);
+        assertCell("div.card[data-field='ready'] .value", 1);
+        assertCell("div.card[data-field='dead'] .value", 1);
+        assertThat(find(By.cssSelector("#consumers tr[data-consumer='billing-worker-1']")).getText()).contains("alive");
+        assertThat(find(By.cssSelector("#groups a[aria-current='page']")).getText()).isEqualTo("billing");
+        assertThat(driver().findElements(By.id("throughput"))).isEmpty();
+        click(By.id("pause"));
+        click(By.id("confirm-ok"));
+        find(By.id("paused"));
+        assertThat(billing.stats().paused()).isTrue();
+        assertThat(store.stats().paused()).isFalse();
+        assertThat(stores.forGroup(queue, GroupName.of("mail")).stats().paused()).isFalse();
+        click(By.id("dead-link"));
+        await("the group's dead letters", driver -> driver.getCurrentUrl().endsWith("/dead-letters?group=billing"));
+        assertThat(find(By.cssSelector("tr[data-id='inv-1']")).getText()).contains("card declined");
+        click(By.cssSelector("tr[data-id='inv-1'] button.redrive"));
+        await("the redrive in the group", driver -> driver.findElement(By.id("notice")).getText().contains("Redrove inv-1"));
+        assertThat(billing.stats().dead()).isZero();
+
+        // a group that does not exist is said to be unknown
+        open("/queues/" + queue + "?group=nope", false);
+        assertThat(find(By.id("problem")).getText()).contains("has no consumer group nope");
+
+        // deleting a group asks for its name to be typed
+        open("/queues/" + queue, true);
+        click(By.cssSelector("#groups button[aria-label='Delete group mail']"));
+        WebElement confirm = find(By.id("confirm-ok"));
+        assertThat(confirm.isEnabled()).as("Confirm before the group's name is typed").isFalse();
+        find(By.id("confirm-typed")).sendKeys("mail");
+        confirm.click();
+        await("the page to confirm the deletion", driver -> driver.findElement(By.id("notice")).getText()
+                .contains("Group mail deleted"));
+        await("the group to leave the list", driver -> driver.findElements(By.cssSelector("#groups tr[data-group='mail']")).isEmpty());
+        assertThat(store.groups()).containsExactly(GroupName.of("billing"));
     }
 
     @Test
