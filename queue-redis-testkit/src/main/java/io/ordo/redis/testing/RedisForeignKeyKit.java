@@ -193,6 +193,25 @@ public abstract class RedisForeignKeyKit {
         return tests;
     }
 
+    /**
+     * A publish to groups appends to their partitions' lists before anything else, unprobed: one list of the
+     * last group being of another type, the appends already made to the other group's lists are undone.
+     */
+    @TestFactory
+    List<DynamicTest> a_foreign_partition_list_of_one_group_undoes_the_appends_made_to_the_other() {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (String foreign : wrongTypesFor("list")) {
+            tests.add(DynamicTest.dynamicTest("publish with group b's pr=p a " + foreign, () -> refusedUnchanged(scene -> {
+                scene.store.createGroup(GroupName.of("a"));
+                scene.store.createGroup(GroupName.of("b"));
+                scene.store.publish(List.of(task("in-p", REGULAR), task("in-q", Partition.regular("q"))));
+                return scene.keys.forGroup(GroupName.of("b")).prefix() + "pr=p";
+            }, foreign, new Operation("publish", s -> s.store.publish(List.of(task("p-next", REGULAR),
+                    task("q-next", Partition.regular("q"))))), true)));
+        }
+        return tests;
+    }
+
     private static final List<Operation> SCHEDULE_OPERATIONS = List.of(
             new Operation("put schedule", s -> s.store.putSchedule(Schedule.builder("s", REGULAR, bytes("{}"))
                     .every(Duration.ofMinutes(1)).build())),

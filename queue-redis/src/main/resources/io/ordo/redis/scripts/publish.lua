@@ -46,38 +46,40 @@ for i = FIRST_TASK, #ARGV, 2 do
 end
 
 -- Every view's keys are checked before the first write. A group's records are not (a publish writes none).
+-- A group to which every task of the batch is an append to its partition's list (all_appends[t]) is not
+-- probed task by task: its appends are the call's first writes, undone should one meet a key of the wrong
+-- type (see below), and its other keys are probed as the appends require.
+local all_appends = {}
 for t, meta in ipairs(targets) do
     if grouped then bind(meta) end
     -- A task publish_ready will append (the test it makes, run ahead) writes only its partition's list; any
     -- other may write its partition's sorted sets too. The list counters are moved as if every task were
     -- listed, which can only make the test fail more often than it will: a task is never under-probed.
     local lowest, latest, no_stale = counter('lowestListed'), counter('latestListed'), counter('stale') == 0
-    local verified, verified_codes = O.verified, O.verified_codes
-    -- A group whose every task goes behind a live member of its partition's list (the probe reads the
-    -- list's length) writes nothing but those lists, its meta, its readyat index and its signal: only those
-    -- are probed. Any other publish probes every key it may touch.
-    local behind_live = grouped
+    local appends = grouped and no_stale
     for i = FIRST_TASK, #ARGV, 2 do
         local priority, delay, code = PRIORITY[i], DELAY[i], CODE[i]
-        if delay == 0 and no_stale and priority <= lowest and NOW >= latest and string.byte(code, 1) ~= ORDERED_MARK then
-            -- the list alone (O.verify_partition's list_only, inline: a group repeats it for every task)
-            if not verified_codes[code] then
-                local key = run_key(code)
-                if not verified[key] and (O.verify(key, 'list') or 0) == 0 then behind_live = false end
-            end
-        else
-            O.verify_partition(code, false)
-            behind_live = false
+        if not (delay == 0 and priority <= lowest and NOW >= latest and string.byte(code, 1) ~= ORDERED_MARK) then
+            appends = false
         end
         if priority < lowest then lowest = priority end
         if NOW + delay > latest then latest = NOW + delay end
     end
-    if behind_live then
+    all_appends[t] = appends
+    if appends then
         O.verify(K_READYAT, 'zset')
         O.verify(K_READYAT_N, 'hash')
         O.verify(K_SIGNAL, 'list')
         O.verify(K_READY, 'zset')
     else
+        lowest, latest = counter('lowestListed'), counter('latestListed')
+        for i = FIRST_TASK, #ARGV, 2 do
+            local priority, delay, code = PRIORITY[i], DELAY[i], CODE[i]
+            O.verify_partition(code, delay == 0 and no_stale and not is_ordered(code) and priority <= lowest
+                and NOW >= latest)
+            if priority < lowest then lowest = priority end
+            if NOW + delay > latest then latest = NOW + delay end
+        end
         O.verify_fixed(O.PUBLISH_SKIPS)
     end
 end
@@ -178,7 +180,6 @@ for i = FIRST_TASK, #ARGV, 2 do
         reply[#reply + 1] = 1
     end
 end
-if #forget > 0 then call('ZREM', K_ACKED, unpack(forget)) end
 -- seq is the queue's: one counter, kept in the queue's own meta, numbers every task in every group
 local seqs, members = {}, {}
 for n, i in ipairs(new_tasks) do
@@ -186,6 +187,48 @@ for n, i in ipairs(new_tasks) do
     seqs[n] = seq
     members[n] = struct.pack('>I7I6', (1000 - PRIORITY[i]) * PRIORITY_SPAN + NOW, seq) .. ARGV[i]
 end
+local queue_counters, queue_fields = O.c, O.meta_fields
+
+-- The appends to the groups with all_appends, first of all writes. A list that was empty (the partition
+-- is new, or has parked tasks only) is given back its member at once: publish_ready makes that task
+-- waiting below, after the group's other keys are probed. Should any write or probe fail (a key of the
+-- wrong type), every append is undone before the error is raised: nothing is written.
+local appended = {} -- per target: n -> true for the tasks appended here
+if grouped and #new_tasks > 0 then
+    local pushed = {}
+    local done, failure = pcall(function()
+        for t, meta in ipairs(targets) do
+            if all_appends[t] then
+                bind(meta)
+                local mine, first_members = {}, false
+                for n, i in ipairs(new_tasks) do
+                    local key = run_key(CODE[i])
+                    local length = redis.pcall('RPUSH', key, members[n])
+                    if type(length) == 'table' then error({ err = length.err .. ' (key ' .. key .. ')' }) end
+                    if length > 1 then
+                        pushed[#pushed + 1] = key
+                        mine[n] = true
+                    else
+                        redis.call('RPOP', key)
+                        first_members = true
+                        O.verify_partition(CODE[i])
+                    end
+                end
+                if first_members then O.verify_fixed(O.PUBLISH_SKIPS) end
+                appended[t] = mine
+            end
+        end
+    end)
+    if not done then
+        for k = #pushed, 1, -1 do redis.call('RPOP', pushed[k]) end
+        -- (the error as raised: a table, or its text once Lua's pcall gave it a place)
+        if type(failure) == 'table' then error(failure) end
+        error({ err = (string.gsub(tostring(failure), '^[^%s]-:%d+: ', '')) })
+    end
+    bind(queue_meta) -- the queue's own view again, with the seq counted above
+    O.c, O.meta_fields, O.counters_changed = queue_counters, queue_fields, true
+end
+if #forget > 0 then call('ZREM', K_ACKED, unpack(forget)) end
 -- Groups: every new task's record once, in `shared` with every group's bit, before any group reads it; no
 -- group keeps a record of its own for a task just published (O.records_shared).
 if grouped and #new_tasks > 0 then
@@ -209,7 +252,7 @@ if grouped and #new_tasks > 0 then
     end
     if #args > 0 then call('HSET', shared_key, unpack(args)) end
 end
-for _, meta in ipairs(targets) do
+for t, meta in ipairs(targets) do
     if grouped then
         bind(meta)
         O.records_shared = true
@@ -224,9 +267,20 @@ for _, meta in ipairs(targets) do
         c = O.c
     end
     local tails, fronts, rcall = O.tails, O.fronts, redis.call
+    local mine = appended[t]
     for n, i in ipairs(new_tasks) do
         local id, blob, priority, delay, code = ARGV[i], ARGV[i + 1], PRIORITY[i], DELAY[i], CODE[i]
-        if grouped and delay == 0 and c[STALE] == 0 and priority <= c[LOWEST] and NOW >= c[LATEST]
+        if mine then
+            -- appended above: its bookkeeping; else the first member of its list, made waiting here
+            local m = members[n]
+            if priority < c[LOWEST] or priority > c[HIGHEST] or NOW > c[LATEST] then O.note_listed(priority, NOW) end
+            if mine[n] then
+                tails[code], fronts[code] = m, nil
+                ready_now = ready_now + 1
+            else
+                publish_ready(id, seqs[n], priority, blob, code, m)
+            end
+        elseif grouped and delay == 0 and c[STALE] == 0 and priority <= c[LOWEST] and NOW >= c[LATEST]
             and string.byte(code, 1) ~= ORDERED_MARK then
             -- publish_ready's append, inline for a group (its key probed above): behind a live member, the
             -- list's length says so and nothing else changes; else publish_ready's own path
