@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
+import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebDriver;
 
 import java.io.IOException;
@@ -14,13 +15,15 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 
 import static io.ordo.dashboard.HeadlessChromium.await;
+import static io.ordo.dashboard.HeadlessChromium.click;
 import static io.ordo.dashboard.HeadlessChromium.find;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The README's one command, {@code ordo dashboard --demo}, as a new user runs it: the printed link
- * opens the dashboard with actions unlocked, the demo queue shows every kind of state. The test
- * takes the screenshots of the overview and the dead letters: into target/ on every run, and into
+ * opens the dashboard with actions unlocked, the demo queue shows every kind of state, and consumer
+ * groups created from the queue page receive the demo's new tasks. The test takes the screenshots of
+ * the overview, the queue, the dead letters and a consumer group: into target/ on every run, and into
  * docs/images/ when run with {@code -Dordo.screenshots=update}.
  */
 @Tag("full")
@@ -72,6 +75,27 @@ class DashboardDemoProcessTest {
             assertThat(find(By.cssSelector("tr[data-id='import-77'] td[data-field='payload'] pre")).getText())
                     .startsWith("{\"note\":\"<script>alert('not run: shown as text')</script>\"");
             shoot("dashboard-dead-letters.png");
+
+            // consumer groups from the queue page: the first one asks first (publishing goes to the groups from then on)
+            driver.get(link.substring(0, link.indexOf('#')) + "queues/demo");
+            find(By.id("group-name")).sendKeys("billing", Keys.ENTER);
+            click(By.id("confirm-ok"));
+            await("the first group", d -> d.findElement(By.id("notice")).getText().contains("Group billing created"));
+            find(By.id("group-name")).sendKeys("notifications", Keys.ENTER);
+            await("the second group", d -> d.findElement(By.id("notice")).getText().contains("Group notifications created"));
+            // the demo's trickle (a few tasks a second) now reaches both groups
+            OrdoProcess.pause(4000);
+            driver.navigate().refresh();
+            assertThat(Long.parseLong(find(By.cssSelector("#groups tr[data-group='notifications'] td[data-field='ready']"))
+                    .getText().replace(",", ""))).isPositive();
+            click(By.cssSelector("#groups tr[data-group='billing'] a"));
+            await("the group's page", d -> d.getCurrentUrl().endsWith("/queues/demo?group=billing"));
+            assertThat(Long.parseLong(find(By.cssSelector("div.card[data-field='publishedTotal'] .value")).getText()
+                    .replace(",", ""))).isPositive();
+            find(By.cssSelector("#groups a[aria-current='page']"));
+            driver.manage().window().setSize(new Dimension(1280, 1000));
+            shoot("dashboard-group.png");
+            driver.manage().window().setSize(new Dimension(1280, 800));
 
             dashboard.terminate();
             assertThat(dashboard.awaitExit()).as("stopped by SIGTERM").isEqualTo(143);
