@@ -43,9 +43,10 @@ import java.util.regex.Pattern;
  * </pre>
  */
 @Command(name = "dashboard", mixinStandardHelpOptions = true,
-        description = {"Serves the operator dashboard: queues, partitions, consumers and dead letters, with actions.",
-                "Actions (pause, resume, redrive, purge, cancel, unblock) need the token: --token,",
-                "else $" + DashboardCommand.TOKEN_ENVIRONMENT_VARIABLE + ", else a fresh one printed once on stderr (or to --token-file).",
+        description = {"Serves the operator dashboard: queues, consumer groups, partitions, consumers and dead letters.",
+                "Actions (pause, resume, redrive, purge, cancel, unblock, create or delete a group) need the",
+                "token: --token, else $" + DashboardCommand.TOKEN_ENVIRONMENT_VARIABLE
+                        + ", else a fresh one printed once on stderr (or to --token-file).",
                 "On loopback anyone who reaches it may look; on any other address reads need the",
                 "token too, and it answers only to its own address and the --allow-host names."},
         footer = {"", "Examples:", "  ordo dashboard --demo",
