@@ -344,11 +344,7 @@ public final class ShardedTaskStore implements TaskStore {
     @Override
     public boolean createGroup(GroupName group) {
         Validate.notNull("group", group);
-        boolean created = false;
-        for (TaskStore shard : queueStore.shards) {
-            created |= shard.createGroup(group);
-        }
-        return created;
+        return onEveryShard(shard -> shard.createGroup(group));
     }
 
     /** Each shard's group gets that shard's backlog of the other group. */
@@ -356,11 +352,7 @@ public final class ShardedTaskStore implements TaskStore {
     public boolean createGroup(GroupName group, GroupName backlogOf) {
         Validate.notNull("group", group);
         Validate.notNull("backlogOf", backlogOf);
-        boolean created = false;
-        for (TaskStore shard : queueStore.shards) {
-            created |= shard.createGroup(group, backlogOf);
-        }
-        return created;
+        return onEveryShard(shard -> shard.createGroup(group, backlogOf));
     }
 
     /** The groups of every shard, by name (each shard has the same ones but while a create or delete runs). */
@@ -375,11 +367,16 @@ public final class ShardedTaskStore implements TaskStore {
     @Override
     public boolean deleteGroup(GroupName group) {
         Validate.notNull("group", group);
-        boolean deleted = false;
+        return onEveryShard(shard -> shard.deleteGroup(group));
+    }
+
+    /** The call on every shard of the queue, in turn: true when it was true on any. */
+    private boolean onEveryShard(java.util.function.Predicate<TaskStore> call) {
+        boolean any = false;
         for (TaskStore shard : queueStore.shards) {
-            deleted |= shard.deleteGroup(group);
+            any |= call.test(shard);
         }
-        return deleted;
+        return any;
     }
 
     // ---------------------------------------------------------------- blocks, consumers, reclaim
