@@ -4,8 +4,6 @@ import io.ordo.systemtest.OrdoProcess;
 import io.ordo.systemtest.RedisClient;
 import io.ordo.domain.DeadLetter;
 import io.ordo.domain.GroupName;
-import io.ordo.domain.NewTask;
-import io.ordo.domain.Partition;
 import io.ordo.domain.QueueName;
 import io.ordo.domain.QueueSettings;
 import io.ordo.ports.QueueStats;
@@ -21,20 +19,18 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.Set;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Process chaos on consumer groups (docs/groups.md): a queue with two groups, {@code billing} and
  * {@code notify}, each worked by its own fleet of {@code ordo work --group} processes, while a
- * producer publishes into the queue's regular and ordered partitions and plants two poison tasks.
+ * producer publishes into the queue's regular and ordered partitions (no poison tasks: {@link WorkerChaosTest}
+ * has those, and here every death is a SIGKILL).
  * A random working process of either fleet is SIGKILLed at random moments and restarted. Afterwards,
  * in each group on its own, every task was processed at least once and acked once, no ordered
  * partition ran out of order or on two live workers at once, duplicates stay within that fleet's
- * deaths × prefetch, and only the poison tasks are dead letters; the queue's own view holds nothing
+ * deaths × prefetch, and no task is a dead letter; the queue's own view holds nothing
  * (docs/reliability.md). {@link WorkerChaosTest} is the same drill on a queue without groups.
  */
 @Tag("full")
@@ -49,12 +45,8 @@ class GroupChaosTest {
     private static final Duration CHAOS = Duration.ofSeconds(25);
     private static final long MIN_KILL_GAP_MS = 1000;
     private static final long MAX_KILL_GAP_MS = 3000;
-    private static final Duration TICK = Duration.ofMillis(50);
     private static final int REGULAR_PARTITIONS = 8;
     private static final int ORDERED_PARTITIONS = 4;
-    private static final String POISON_REGULAR = "poison-regular";
-    private static final String POISON_ORDERED = "poison-ordered";
-    private static final Set<String> POISON = Set.of(POISON_REGULAR, POISON_ORDERED);
 
     /** One group under test: its store, its fleet and the journal that fleet writes. */
     private record Lane(GroupName group, TaskStore store, Journal journal, Fleet fleet) {
@@ -74,7 +66,7 @@ class GroupChaosTest {
                 assertThat(stores.forGroup(queueName, GroupName.of(group)).settings().maxAttempts())
                         .as(group + " starts with the queue's settings").isEqualTo(MAX_ATTEMPTS);
             }
-            Producer producer = new Producer(own, new Random(seed + 1));
+            ChaosProducer producer = new ChaosProducer(own, new Random(seed + 1), REGULAR_PARTITIONS, ORDERED_PARTITIONS, false);
             List<Lane> lanes = new ArrayList<>();
             try {
                 for (String group : GROUPS) {
@@ -111,7 +103,7 @@ class GroupChaosTest {
         }
     }
 
-    private void check(TaskStore own, List<Lane> lanes, Producer producer, long seed, Map<GroupName, Duration> drained) {
+    private void check(TaskStore own, List<Lane> lanes, ChaosProducer producer, long seed, Map<GroupName, Duration> drained) {
         long orderedTasks = producer.orderedIds.values().stream().mapToInt(List::size).sum();
         List<Runnable> checks = new ArrayList<>();
         for (Lane lane : lanes) {
@@ -119,14 +111,14 @@ class GroupChaosTest {
             QueueStats stats = lane.store().stats();
             List<DeadLetter> dead = lane.store().deadLetters(0, 100).items();
             Map<String, Integer> done = lane.journal().doneCounts();
-            List<String> lost = producer.published.stream().filter(id -> !POISON.contains(id) && !done.containsKey(id)).toList();
+            List<String> lost = producer.published.stream().filter(id -> !producer.poison().contains(id) && !done.containsKey(id)).toList();
             List<Journal.Entry> entries = lane.journal().entries();
             long poisonCrashes = entries.stream().filter(entry -> entry.event().equals("crash")).count();
             int deaths = lane.fleet().kills() + (int) poisonCrashes;
             int duplicates = done.values().stream().mapToInt(count -> count - 1).sum();
             int maxAttempt = entries.stream().filter(entry -> entry.event().equals("done")).mapToInt(Journal.Entry::attempt)
                     .max().orElse(0);
-            List<String> violations = lane.journal().orderedViolations(producer.orderedIds, POISON);
+            List<String> violations = lane.journal().orderedViolations(producer.orderedIds, producer.poison());
 
             Drill.figures("group chaos %s, group %s: %d workers (concurrency %d, prefetch %d), %d SIGKILLs + %d poison crashes"
                             + " in %.0f s, %d processes started; %d tasks published (%d regular, %d ordered over %d partitions),"
@@ -136,7 +128,7 @@ class GroupChaosTest {
                     CLIENT.backend(), group, WORKERS_PER_GROUP, CONCURRENCY, PREFETCH, lane.fleet().kills(), poisonCrashes,
                     Drill.seconds(CHAOS), lane.fleet().started(), producer.published.size(),
                     producer.published.size() - orderedTasks, orderedTasks, ORDERED_PARTITIONS, stats.publishedTotal(),
-                    lost.size(), duplicates, deaths, PREFETCH, deaths * PREFETCH, dead.size(), POISON.size(),
+                    lost.size(), duplicates, deaths, PREFETCH, deaths * PREFETCH, dead.size(), producer.poison().size(),
                     stats.ackedTotal(), maxAttempt, violations.size(), Drill.seconds(drained.get(lane.group())), seed);
 
             checks.add(() -> {
@@ -145,8 +137,8 @@ class GroupChaosTest {
                 assertThat(stats.ready() + stats.delayed() + stats.inFlight()).as(group + ": nothing waits or is in flight")
                         .isZero();
 
-                assertThat(dead).as(group + ": dead letters, only the planted poison tasks")
-                        .extracting(letter -> letter.task().id().value()).containsExactlyInAnyOrderElementsOf(POISON);
+                assertThat(dead).as(group + ": dead letters, only the planted poison tasks (none here)")
+                        .extracting(letter -> letter.task().id().value()).containsExactlyInAnyOrderElementsOf(producer.poison());
                 for (DeadLetter letter : dead) {
                     assertThat(letter.task().attempts()).as(group + ": " + letter + " died after maxAttempts")
                             .isEqualTo(MAX_ATTEMPTS);
@@ -155,7 +147,7 @@ class GroupChaosTest {
                 }
 
                 assertThat(lost).as(group + ": tasks never processed").isEmpty();
-                assertThat(stats.ackedTotal()).as(group + ": acked once each").isEqualTo(producer.published.size() - POISON.size());
+                assertThat(stats.ackedTotal()).as(group + ": acked once each").isEqualTo(producer.published.size() - producer.poison().size());
 
                 assertThat(violations).as(group + ": ordered partitions, order and exclusivity").isEmpty();
                 assertThat(duplicates).as(group + ": tasks processed twice, against deaths × prefetch")
@@ -199,67 +191,5 @@ class GroupChaosTest {
 
     private static long gap(Random random) {
         return Duration.ofMillis(MIN_KILL_GAP_MS + random.nextInt((int) (MAX_KILL_GAP_MS - MIN_KILL_GAP_MS))).toNanos();
-    }
-
-    /**
-     * {@link WorkerChaosTest}'s producer, on the queue's own store (a publish reaches every group):
-     * each tick three tasks into random regular partitions and one into the next ordered partition, in
-     * one call; the two poison tasks a few seconds in. One thread, so publish order is the order of
-     * each ordered partition.
-     */
-    private static final class Producer {
-        final List<String> published = new ArrayList<>();
-        final Map<String, List<String>> orderedIds = new LinkedHashMap<>();
-        private final TaskStore store;
-        private final Random random;
-        private final AtomicBoolean running = new AtomicBoolean(true);
-        private final Thread thread;
-        private final AtomicReference<Throwable> failure = new AtomicReference<>();
-
-        Producer(TaskStore store, Random random) {
-            this.store = store;
-            this.random = random;
-            this.thread = new Thread(this::run, "group-chaos-producer");
-        }
-
-        void start() {
-            thread.start();
-        }
-
-        void stop() throws InterruptedException {
-            running.set(false);
-            thread.join();
-            if (failure.get() != null) {
-                throw new AssertionError("the producer failed", failure.get());
-            }
-        }
-
-        private void run() {
-            try {
-                for (int tick = 0; running.get(); tick++) {
-                    List<NewTask> batch = new ArrayList<>();
-                    for (int i = 0; i < 3; i++) {
-                        String code = "r" + random.nextInt(REGULAR_PARTITIONS);
-                        batch.add(Drill.task(Partition.regular(code), code + "-" + tick + "-" + i, null));
-                    }
-                    String ordered = "o" + tick % ORDERED_PARTITIONS;
-                    batch.add(ordered(ordered, ordered + "-" + tick, null));
-                    if (tick == 20) {
-                        batch.add(Drill.task(Partition.regular("r0"), POISON_REGULAR, Drill.POISON));
-                        batch.add(ordered("o0", POISON_ORDERED, Drill.POISON));
-                    }
-                    store.publish(batch);
-                    batch.forEach(task -> published.add(task.id().value()));
-                    Thread.sleep(TICK.toMillis());
-                }
-            } catch (Throwable e) {
-                failure.set(e);
-            }
-        }
-
-        private NewTask ordered(String code, String id, String marker) {
-            orderedIds.computeIfAbsent(Partition.ordered(code).code(), key -> new ArrayList<>()).add(id);
-            return Drill.task(Partition.ordered(code), id, marker);
-        }
     }
 }

@@ -3,8 +3,6 @@ package io.ordo.system.fault;
 import io.ordo.systemtest.OrdoProcess;
 import io.ordo.systemtest.RedisClient;
 import io.ordo.domain.DeadLetter;
-import io.ordo.domain.NewTask;
-import io.ordo.domain.Partition;
 import io.ordo.domain.QueueName;
 import io.ordo.domain.QueueSettings;
 import io.ordo.ports.QueueStats;
@@ -16,13 +14,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -44,11 +39,8 @@ class WorkerChaosTest {
     private static final Duration CHAOS = Duration.ofSeconds(40);
     private static final long MIN_KILL_GAP_MS = 1000;
     private static final long MAX_KILL_GAP_MS = 3000;
-    private static final Duration TICK = Duration.ofMillis(50);
     private static final int REGULAR_PARTITIONS = 8;
     private static final int ORDERED_PARTITIONS = 4;
-    private static final String POISON_REGULAR = "poison-regular";
-    private static final String POISON_ORDERED = "poison-ordered";
 
     @ParameterizedTest
     @EnumSource(RedisClient.class)
@@ -60,7 +52,7 @@ class WorkerChaosTest {
         try (RedisServer redis = RedisServer.start(); TaskStoreFactory stores = client.open(redis.uri())) {
             TaskStore store = stores.forQueue(QueueName.of(queue));
             store.configure(QueueSettings.builder().maxAttempts(MAX_ATTEMPTS).heartbeatTtl(HEARTBEAT_TTL).build());
-            Producer producer = new Producer(store, new Random(seed + 1));
+            ChaosProducer producer = new ChaosProducer(store, new Random(seed + 1), REGULAR_PARTITIONS, ORDERED_PARTITIONS, true);
             try (Fleet fleet = new Fleet(WORKERS, journal, Drill.work(client, redis.uri(), queue, journal,
                     "--concurrency", Integer.toString(CONCURRENCY), "--prefetch", Integer.toString(PREFETCH),
                     "--work-time", "5ms", "--grace", "5s", "--log-tasks"))) {
@@ -85,9 +77,9 @@ class WorkerChaosTest {
         }
     }
 
-    private void check(TaskStore store, Journal journal, Producer producer, Fleet fleet, RedisClient client, long seed,
+    private void check(TaskStore store, Journal journal, ChaosProducer producer, Fleet fleet, RedisClient client, long seed,
                        Duration drained) {
-        Set<String> poison = Set.of(POISON_REGULAR, POISON_ORDERED);
+        Set<String> poison = producer.poison();
         QueueStats stats = store.stats();
         List<DeadLetter> dead = store.deadLetters(0, 100).items();
         Map<String, Integer> done = journal.doneCounts();
@@ -146,66 +138,5 @@ class WorkerChaosTest {
 
     private static long gap(Random random) {
         return Duration.ofMillis(MIN_KILL_GAP_MS + random.nextInt((int) (MAX_KILL_GAP_MS - MIN_KILL_GAP_MS))).toNanos();
-    }
-
-    /**
-     * Publishes each tick three tasks into random regular partitions and one into the next ordered
-     * partition, in one call; plants the two poison tasks a few seconds in. One thread, so publish
-     * order is the order of each ordered partition.
-     */
-    private static final class Producer {
-        final List<String> published = new ArrayList<>();
-        final Map<String, List<String>> orderedIds = new LinkedHashMap<>();
-        private final TaskStore store;
-        private final Random random;
-        private final AtomicBoolean running = new AtomicBoolean(true);
-        private final Thread thread;
-        private final AtomicReference<Throwable> failure = new AtomicReference<>();
-
-        Producer(TaskStore store, Random random) {
-            this.store = store;
-            this.random = random;
-            this.thread = new Thread(this::run, "chaos-producer");
-        }
-
-        void start() {
-            thread.start();
-        }
-
-        void stop() throws InterruptedException {
-            running.set(false);
-            thread.join();
-            if (failure.get() != null) {
-                throw new AssertionError("the producer failed", failure.get());
-            }
-        }
-
-        private void run() {
-            try {
-                for (int tick = 0; running.get(); tick++) {
-                    List<NewTask> batch = new ArrayList<>();
-                    for (int i = 0; i < 3; i++) {
-                        String code = "r" + random.nextInt(REGULAR_PARTITIONS);
-                        batch.add(Drill.task(Partition.regular(code), code + "-" + tick + "-" + i, null));
-                    }
-                    String ordered = "o" + tick % ORDERED_PARTITIONS;
-                    batch.add(ordered(ordered, ordered + "-" + tick, null));
-                    if (tick == 20) {
-                        batch.add(Drill.task(Partition.regular("r0"), POISON_REGULAR, Drill.POISON));
-                        batch.add(ordered("o0", POISON_ORDERED, Drill.POISON));
-                    }
-                    store.publish(batch);
-                    batch.forEach(task -> published.add(task.id().value()));
-                    Thread.sleep(TICK.toMillis());
-                }
-            } catch (Throwable e) {
-                failure.set(e);
-            }
-        }
-
-        private NewTask ordered(String code, String id, String marker) {
-            orderedIds.computeIfAbsent(Partition.ordered(code).code(), key -> new ArrayList<>()).add(id);
-            return Drill.task(Partition.ordered(code), id, marker);
-        }
     }
 }
