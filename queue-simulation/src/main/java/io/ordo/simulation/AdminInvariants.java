@@ -26,7 +26,10 @@ final class AdminInvariants {
         this.outcomes = outcomes;
     }
 
-    /** The view was configured (its store's settings are checked by {@link GroupInvariants}). */
+    /**
+     * The view was configured: a changed rate limit's bucket starts full (its store's settings are read back by
+     * {@link GroupInvariants}).
+     */
     void onConfigure(QueueSettings requested) {
         model.buckets.configured(model.settings, requested);
         model.settings = requested;

@@ -55,16 +55,14 @@ final class GroupInvariants {
         model.endPublish();
     }
 
-    /**
-     * The store {@code through} was configured: the queue's own sets every view, a group's that group alone;
-     * then every view's store reads back the settings its model has.
-     */
-    void onConfigure(Optional<GroupName> through, QueueSettings requested) {
-        List<Optional<GroupName>> reached = through.isEmpty() ? model.views() : List.of(through);
-        for (Optional<GroupName> view : reached) {
-            model.view(view).buckets.configured(model.view(view).settings, requested);
-            model.view(view).settings = requested;
-        }
+    /** The views a configure through the store {@code through} sets: the own store's every view, a group's one. */
+    List<Optional<GroupName>> configured(Optional<GroupName> through) {
+        return through.isEmpty() ? model.views() : List.of(through);
+    }
+
+    /** After a configure through the store {@code through}, every view's store reads back its model's settings. */
+    void checkSettings(Optional<GroupName> through, QueueSettings requested) {
+        List<Optional<GroupName>> reached = configured(through);
         for (Optional<GroupName> view : model.views()) {
             QueueSettings stored = stores.apply(view).settings();
             if (reached.contains(view) && !requested.equals(stored)) {
@@ -124,8 +122,8 @@ final class GroupInvariants {
 
     /** The store answered a call on the state of a group that does not exist. */
     static InvariantViolation answeredForMissing(GroupName group) {
-        return new InvariantViolation(Invariant.GROUPS,
-                "group " + group + " does not exist, but its store answered a call on its state instead of refusing it");
+        return new InvariantViolation(Invariant.GROUPS, "group " + group
+                + " does not exist, but its store answered a call on its state instead of refusing it");
     }
 
     private void checkListed(List<GroupName> listed) {

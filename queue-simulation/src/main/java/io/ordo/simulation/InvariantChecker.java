@@ -85,9 +85,11 @@ final class InvariantChecker {
         return checker;
     }
 
+    /** The store {@code through} was configured: the queue's own sets every view, a group's that group alone. */
     void onConfigure(Optional<GroupName> through, QueueSettings requested) {
         view(through);
-        groups.onConfigure(through, requested);
+        groups.configured(through).forEach(view -> view(view).onConfigure(requested));
+        groups.checkSettings(through, requested);
     }
 
     void onPublish(List<NewTask> batch, List<PublishReceipt> receipts, long now) {

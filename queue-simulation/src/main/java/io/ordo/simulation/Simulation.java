@@ -67,7 +67,8 @@ public final class Simulation {
     static Function<Optional<GroupName>, TaskStore> only(TaskStore store) {
         return view -> {
             if (view.isPresent()) {
-                throw new IllegalArgumentException("a run on one store has no consumer groups, asked for " + view.get());
+                throw new IllegalArgumentException(
+                        "a run on one store has no consumer groups, asked for " + view.get());
             }
             return store;
         };

@@ -180,8 +180,8 @@ final class SimulationRun {
         try {
             checker.view(each).afterStep(stats, now, sweep);
         } catch (InvariantViolation violation) {
-            throw each.isEmpty() ? violation
-                    : new InvariantViolation(violation.invariant(), "group " + each.get() + ": " + violation.getMessage());
+            throw each.isEmpty() ? violation : new InvariantViolation(violation.invariant(),
+                    "group " + each.get() + ": " + violation.getMessage());
         }
     }
 

@@ -3,6 +3,7 @@ package io.ordo.simulation;
 import io.ordo.domain.ConsumerId;
 import io.ordo.domain.Lease;
 import io.ordo.domain.Partition;
+import io.ordo.domain.QueueSettings;
 import io.ordo.domain.TaskId;
 import io.ordo.ports.AckOutcome;
 import io.ordo.ports.CancelOutcome;
@@ -72,7 +73,7 @@ final class ViewChecker {
         settlement.onReclaim(report, now);
     }
 
-    void onConfigure(io.ordo.domain.QueueSettings requested) {
+    void onConfigure(QueueSettings requested) {
         admin.onConfigure(requested);
     }
 
