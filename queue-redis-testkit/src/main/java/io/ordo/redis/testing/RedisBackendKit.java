@@ -4,6 +4,7 @@ import com.google.inject.Guice;
 import com.google.inject.Injector;
 import com.google.inject.Module;
 import io.ordo.domain.ConsumerId;
+import io.ordo.domain.GroupName;
 import io.ordo.domain.InvalidInputException;
 import io.ordo.domain.Lease;
 import io.ordo.domain.NewTask;
@@ -293,6 +294,45 @@ public abstract class RedisBackendKit {
                 assertThat(keys).allSatisfy(key -> assertThat(key).doesNotContain(":pr", ":pz", ":pf", ":f"));
                 assertThat(MetaCounters.read(server, schema, "stale")).isZero();
                 assertThat(MetaCounters.read(server, schema, "rest")).isZero();
+            }
+        }
+
+        /**
+         * A task published to consumer groups is stored once, shared; it goes when the last group holding it
+         * is done with it, by an ack or by the group's deletion, and a deleted group leaves no key behind.
+         */
+        @Test
+        void a_shared_record_goes_with_its_last_holder_and_a_deleted_group_leaves_no_key(RedisServer server) {
+            QueueName queue = freshQueue();
+            KeySchema schema = KeySchema.of(queue);
+            GroupName billing = GroupName.of("billing");
+            GroupName notify = GroupName.of("notify");
+            try (RedisTaskStoreFactory factory = createFactory(RedisOptions.create(server.uri()))) {
+                TaskStore store = factory.forQueue(queue);
+                store.createGroup(billing);
+                store.createGroup(notify);
+                store.publish(List.of(task("p", "a"), task("!o", "b"), task("p", "c")));
+                String shared = schema.prefix() + "shared";
+                assertThat(server.command("HLEN", shared)).as("one record per task, whatever the groups").isEqualTo(3L);
+                assertThat(server.command("HLEN", schema.forGroup(billing).key("tasks")))
+                        .as("a group keeps no record of a task it has not changed").isEqualTo(0L);
+
+                TaskStore inBilling = factory.forGroup(queue, billing);
+                List<Lease> leases = inBilling.consume(WORKER, 10, Duration.ZERO);
+                inBilling.ack(WORKER, leases.stream().map(Lease::id).toList());
+                assertThat(server.command("HLEN", shared)).as("notify still holds them").isEqualTo(3L);
+
+                TaskStore inNotify = factory.forGroup(queue, notify);
+                List<Lease> notified = inNotify.consume(WORKER, 1, Duration.ZERO);
+                inNotify.ack(WORKER, notified.stream().map(Lease::id).toList());
+                assertThat(server.command("HLEN", shared)).as("the one acked by both is gone").isEqualTo(2L);
+
+                assertThat(store.deleteGroup(notify)).isTrue();
+                assertThat(store.deleteGroup(billing)).isTrue();
+                @SuppressWarnings("unchecked")
+                List<String> keys = (List<String>) server.command("KEYS", schema.prefix() + "*");
+                assertThat(keys).as("no group key, no shared record, no retiring bit")
+                        .allSatisfy(key -> assertThat(key).doesNotContain(":g=", "shared", "retiring"));
             }
         }
 
