@@ -23,7 +23,7 @@ public final class RedisAcl {
     /** What the functions call. {@code RedisAclTest} checks the library against this list. */
     public static final List<String> SCRIPT_COMMANDS = List.of("time", "exists", "del", "hget", "hgetall",
             "hmget", "hset", "hdel", "hexists", "hincrby", "hlen", "hrandfield", "hscan", "lindex", "llen", "lrange",
-            "lpop", "rpush", "type", "zadd", "zrem", "zcard", "zcount", "zscore", "zrank", "zrange",
+            "lpop", "rpop", "rpush", "type", "zadd", "zrem", "zcard", "zcount", "zscore", "zrank", "zrange",
             "zrangebylex", "zrangebyscore", "zremrangebyrank", "zremrangebyscore", "unlink");
 
     /**

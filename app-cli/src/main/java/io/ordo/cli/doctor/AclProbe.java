@@ -53,6 +53,7 @@ final class AclProbe {
         args.put("lrange", List.of(KEY, "0", "0"));
         args.put("lpop", List.of(KEY));
         args.put("rpush", List.of(KEY, "v"));
+        args.put("rpop", List.of(KEY));
         args.put("zadd", List.of(KEY, "not-a-number", "m"));
         args.put("zrem", List.of(KEY, "m"));
         args.put("zcard", List.of(KEY));
