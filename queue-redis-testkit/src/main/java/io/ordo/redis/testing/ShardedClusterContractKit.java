@@ -1,5 +1,6 @@
 package io.ordo.redis.testing;
 
+import io.ordo.domain.GroupName;
 import io.ordo.domain.QueueName;
 import io.ordo.ports.TaskStore;
 import io.ordo.ports.VirtualClock;
@@ -24,7 +25,19 @@ public abstract class ShardedClusterContractKit extends RedisDeploymentContractK
 
     @Override
     protected TaskStore createStore(QueueName queue, VirtualClock clock) {
+        return sharded(queue, clock);
+    }
+
+    /** The group of that name on every shard (docs/groups.md). */
+    @Override
+    protected TaskStore createGroupStore(QueueName queue, GroupName group, VirtualClock clock) {
+        return sharded(queue, clock).forGroup(group);
+    }
+
+    private ShardedTaskStore sharded(QueueName queue, VirtualClock clock) {
         RedisTaskStoreFactory factory = factory();
-        return ShardedTaskStore.create(queue, SHARDS, (name, index) -> factory.forShard(name, index, clock));
+        return ShardedTaskStore.builder(queue, SHARDS, (name, index) -> factory.forShard(name, index, clock))
+                .groups((name, index, group) -> factory.forShardGroup(name, index, group, clock))
+                .build();
     }
 }
