@@ -78,7 +78,8 @@ class WorkRedisRestartProcessTest {
 
                 awaitEmpty(store);
                 String metrics = get(port, "/metrics");
-                assertThat(metrics).contains("ordo_tasks_processed_total{queue=\"" + queue + "\"} " + all.size() + ".0");
+                assertThat(metrics).containsPattern("ordo_tasks_processed_total\\{(group=\"\",)?queue=\"" + queue + "\"} "
+                        + all.size() + "\\.0");
                 worker.terminate();
                 worker.awaitExit();
 
