@@ -134,6 +134,16 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
         notifyAll();
     }
 
+    /**
+     * The ids this view remembers in its dedup window go on being remembered by {@code heir} until their
+     * window ends (ids are the queue's: a deleted group's acked ids stay duplicates as on Redis, whose
+     * queue keeps them); both monitors are held by the caller.
+     */
+    void handRememberedIdsTo(InMemoryTaskStore heir) {
+        recentlyAcked.forEach((id, until) -> heir.recentlyAcked.merge(id, until, Math::max));
+        recentlyAcked.clear();
+    }
+
     private void ensureOpen() {
         if (closed) {
             throw new StoreClosedException("the store of queue " + queue + " was closed with its factory");

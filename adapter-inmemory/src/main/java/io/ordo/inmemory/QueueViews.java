@@ -170,10 +170,15 @@ final class QueueViews {
     synchronized boolean deleteGroup(GroupName name) {
         ensureOpen();
         Validate.notNull("group", name);
-        InMemoryTaskStore removed = groups.remove(name);
+        InMemoryTaskStore removed = groups.get(name);
         if (removed == null) {
             return false;
         }
+        holdingEveryView(() -> {
+            removed.handRememberedIdsTo(own);
+            return null;
+        });
+        groups.remove(name);
         removed.delete();
         return true;
     }

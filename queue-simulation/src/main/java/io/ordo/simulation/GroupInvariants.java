@@ -96,7 +96,11 @@ final class GroupInvariants {
 
     /** A deleted group's state is gone whole: every call of its store on it is refused naming {@code group}. */
     void onDeleteGroup(GroupName group, boolean deleted, List<GroupName> listed) {
-        boolean expected = model.groups.remove(group.value()) != null;
+        QueueModel removed = model.groups.remove(group.value());
+        boolean expected = removed != null;
+        if (removed != null) {
+            model.deleted.add(removed); // the queue keeps the ids it acked in its dedup window
+        }
         if (deleted != expected) {
             fail(Invariant.GROUPS, "deleteGroup(%s) answered %s, but the group %s", group, deleted,
                     expected ? "existed" : "did not exist");

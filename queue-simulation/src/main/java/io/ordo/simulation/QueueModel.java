@@ -93,6 +93,21 @@ final class QueueModel {
         return age <= window ? null : PublishOutcome.CREATED;
     }
 
+    /**
+     * For a deleted group: whether an id it acked is still remembered (DUPLICATE), no longer (CREATED), or
+     * at the window's edge (null); CREATED for any other id, which the group's deletion took with it.
+     */
+    PublishOutcome rememberedAck(TaskId id, long now) {
+        ModelTask existing = tasks.get(id);
+        if (existing == null || existing.state != State.GONE || existing.gone != Gone.ACKED
+                || !settings.hasDedupWindow()) {
+            return PublishOutcome.CREATED;
+        }
+        long age = now - existing.goneAt;
+        long window = settings.dedupWindow().toMillis();
+        return age < window ? PublishOutcome.DUPLICATE : age == window ? null : PublishOutcome.CREATED;
+    }
+
     void toWaiting(ModelTask task) {
         task.state = State.WAITING;
         task.holder = null;

@@ -26,6 +26,8 @@ final class ViewsModel {
     final TreeMap<Long, Long> seqByCreated = new TreeMap<>();
     /** The queue's schedules by id, with the anchor and last slot the rules give them. */
     final TreeMap<String, ScheduleEntry> schedules = new TreeMap<>();
+    /** Deleted groups, for the ids they acked: the queue remembers them for the group's dedup window. */
+    final List<QueueModel> deleted = new ArrayList<>();
     /** How many tasks the queue created: one count over every view, as seq is one counter. */
     long created;
 
@@ -52,6 +54,13 @@ final class ViewsModel {
         boolean open = false;
         for (Optional<GroupName> view : views()) {
             PublishOutcome outcome = view(view).expectedPublish(id, now);
+            if (outcome == PublishOutcome.DUPLICATE) {
+                return PublishOutcome.DUPLICATE;
+            }
+            open |= outcome == null;
+        }
+        for (QueueModel group : deleted) {
+            PublishOutcome outcome = group.rememberedAck(id, now);
             if (outcome == PublishOutcome.DUPLICATE) {
                 return PublishOutcome.DUPLICATE;
             }
