@@ -36,7 +36,7 @@ class WorkerChaosTest {
     private static final int PREFETCH = 8;
     private static final int MAX_ATTEMPTS = 5;
     private static final Duration HEARTBEAT_TTL = Duration.ofSeconds(2);
-    private static final Duration CHAOS = Duration.ofSeconds(40);
+    private static final Duration CHAOS = Duration.ofSeconds(30);
     private static final long MIN_KILL_GAP_MS = 1000;
     private static final long MAX_KILL_GAP_MS = 3000;
     private static final int REGULAR_PARTITIONS = 8;
