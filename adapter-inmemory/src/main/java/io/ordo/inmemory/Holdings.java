@@ -42,6 +42,10 @@ final class Holdings {
     private final Consumer<Partition> unlocked;
     /** Told of each partition a task in flight leaves: below its cap, it may be served again. */
     private final Consumer<Partition> freed;
+    /** Cancellations asked, extensions and progress of the tasks in flight. */
+    private final InFlightControls controls = new InFlightControls();
+    /** How many tasks in flight have a processing timeout of their own. */
+    private int withOwnTimeout;
 
     Holdings(Consumer<Partition> unlocked, Consumer<Partition> freed) {
         this.unlocked = unlocked;
@@ -65,6 +69,10 @@ final class Holdings {
 
     Lease get(TaskId id) {
         return held.get(id);
+    }
+
+    InFlightControls controls() {
+        return controls;
     }
 
     boolean contains(TaskId id) {
@@ -95,12 +103,24 @@ final class Holdings {
                 .computeIfAbsent(lease.partition(), partition -> new TreeSet<>(LEASE_BY_KEY))
                 .add(lease);
         inFlight.merge(lease.partition(), 1, Integer::sum);
+        if (!lease.task().timeout().isZero()) {
+            withOwnTimeout++;
+        }
+    }
+
+    /** Whether a task in flight may have a deadline though the queue has no processing timeout. */
+    boolean anyOwnDeadline() {
+        return withOwnTimeout > 0 || controls.anyExtended();
     }
 
     void unhold(TaskId id) {
         Lease lease = held.remove(id);
         if (lease == null) {
             return;
+        }
+        controls.forget(id);
+        if (!lease.task().timeout().isZero()) {
+            withOwnTimeout--;
         }
         inFlight.computeIfPresent(lease.partition(), (partition, n) -> n > 1 ? n - 1 : null);
         freed.accept(lease.partition());
@@ -189,10 +209,11 @@ final class Holdings {
     /**
      * Takes the named tasks back from the consumer and, per ordered partition, every task it holds
      * after the lowest named one (SPEC rule 5). {@code giveBack} decides each task's fate; its
-     * second argument says whether the task was named in the call.
+     * second argument says whether the task was named in the call. A task whose cancellation was asked is
+     * deleted instead, {@code cancelled}.
      */
     <O> Map<TaskId, O> giveBack(ConsumerId consumer, List<TaskId> ids, BiFunction<Lease, Boolean, O> giveBack,
-                                O leaseLost) {
+                                O leaseLost, O cancelled) {
         Map<TaskId, O> outcomes = new LinkedHashMap<>();
         Set<TaskId> named = new HashSet<>();
         Map<Partition, Lease> lowestNamedByOrderedPartition = new LinkedHashMap<>();
@@ -225,8 +246,9 @@ final class Holdings {
         affected.sort(Comparator.comparing((Lease lease) -> lease.task().seq()));
         Map<TaskId, O> decided = new HashMap<>();
         for (Lease lease : affected) {
+            boolean cancelRequested = controls.isCancelRequested(lease.id());
             unhold(lease.id());
-            decided.put(lease.id(), giveBack.apply(lease, named.contains(lease.id())));
+            decided.put(lease.id(), cancelRequested ? cancelled : giveBack.apply(lease, named.contains(lease.id())));
         }
         for (Lease lease : affected) {
             releaseLockIfDone(consumer, lease.partition());

@@ -6,6 +6,7 @@ import io.ordo.domain.GroupName;
 import io.ordo.domain.Lease;
 import io.ordo.domain.NewTask;
 import io.ordo.domain.Partition;
+import io.ordo.domain.Progress;
 import io.ordo.domain.PublishRules;
 import io.ordo.domain.QueueName;
 import io.ordo.domain.QueueSettings;
@@ -23,7 +24,9 @@ import io.ordo.ports.ConsumeRequest;
 import io.ordo.ports.ConsumerHeartbeat;
 import io.ordo.ports.DeadLetterPage;
 import io.ordo.ports.DeadLetterPageRequest;
+import io.ordo.ports.ExtendOutcome;
 import io.ordo.ports.FailOutcome;
+import io.ordo.ports.LeaseControls;
 import io.ordo.ports.PublishReceipt;
 import io.ordo.ports.QueueInspection;
 import io.ordo.ports.QueueStats;
@@ -304,7 +307,7 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
         Validate.notNull("consumer", consumer);
         List<TaskId> checked = PublishRules.ids("ids", ids);
         long now = clock.millis();
-        return settleEach(consumer, checked, AckOutcome.LEASE_LOST, AckOutcome.ACKED, lease -> {
+        return settleEach(consumer, checked, AckOutcome.LEASE_LOST, AckOutcome.ACKED, null, lease -> {
             ackedTotal++;
             if (settings.hasDedupWindow()) {
                 recentlyAcked.put(lease.id(), now + settings.dedupWindow().toMillis());
@@ -314,9 +317,10 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
 
     /**
      * Each named task the consumer holds leaves its hands and is settled; its ordered partition's lock goes
-     * once the consumer holds nothing more of it. A task it does not hold is {@code lost}.
+     * once the consumer holds nothing more of it. A task it does not hold is {@code lost}; one whose
+     * cancellation was asked is deleted, {@code cancelled}, unless that is null (an ack completes it).
      */
-    private <O> Map<TaskId, O> settleEach(ConsumerId consumer, List<TaskId> ids, O lost, O settled,
+    private <O> Map<TaskId, O> settleEach(ConsumerId consumer, List<TaskId> ids, O lost, O settled, O cancelled,
                                           java.util.function.Consumer<Lease> settle) {
         Map<TaskId, O> outcomes = new LinkedHashMap<>();
         for (TaskId id : ids) {
@@ -325,10 +329,13 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
                 outcomes.putIfAbsent(id, lost);
                 continue;
             }
+            boolean cancelling = cancelled != null && holdings.controls().isCancelRequested(id);
             holdings.unhold(id);
-            settle.accept(lease);
+            if (!cancelling) {
+                settle.accept(lease);
+            }
             holdings.releaseLockIfDone(consumer, lease.partition());
-            outcomes.put(id, settled);
+            outcomes.put(id, cancelling ? cancelled : settled);
         }
         notifyAll(); // a released lock makes its partition's next tasks deliverable
         return outcomes;
@@ -339,7 +346,8 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
     public synchronized AckedAndTaken ackAndConsume(ConsumerId consumer, Collection<TaskId> acks, int max,
                                                     Duration wait) {
         ensureOpen();
-        return TaskStore.super.ackAndConsume(consumer, acks, max, wait);
+        AckedAndTaken done = TaskStore.super.ackAndConsume(consumer, acks, max, wait);
+        return new AckedAndTaken(done.acks(), done.taken(), holdings.controls().cancelRequestedOf(consumer));
     }
 
     @Override
@@ -362,7 +370,7 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
                     }
                     waiting.put(lease.task().retriedAt(now + rejection.delay().toMillis(), rejection.reason()));
                     return RejectOutcome.RETURNED;
-                }, RejectOutcome.LEASE_LOST);
+                }, RejectOutcome.LEASE_LOST, RejectOutcome.CANCELLED);
         if (rejection.blocksPartition()) {
             long until = now + rejection.blockPartitionFor().toMillis();
             for (Map.Entry<TaskId, RejectOutcome> entry : outcomes.entrySet()) {
@@ -382,7 +390,7 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
         List<TaskId> checked = PublishRules.ids("ids", ids);
         String why = Reasons.truncate(reason);
         long now = clock.millis();
-        return settleEach(consumer, checked, FailOutcome.LEASE_LOST, FailOutcome.DEAD_LETTERED,
+        return settleEach(consumer, checked, FailOutcome.LEASE_LOST, FailOutcome.DEAD_LETTERED, FailOutcome.CANCELLED,
                 lease -> dead.bury(lease.task().withLastError(why), now));
     }
 
@@ -394,7 +402,7 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
         Map<TaskId, ReleaseOutcome> outcomes = holdings.giveBack(consumer, checked, (lease, named) -> {
             returnUnprocessed(lease);
             return ReleaseOutcome.RELEASED;
-        }, ReleaseOutcome.LEASE_LOST);
+        }, ReleaseOutcome.LEASE_LOST, ReleaseOutcome.CANCELLED);
         notifyAll();
         return outcomes;
     }
@@ -428,11 +436,39 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
     }
 
     @Override
-    public synchronized void heartbeat(ConsumerId consumer, Duration ttl) {
+    public synchronized Set<TaskId> heartbeat(ConsumerId consumer, Duration ttl, Map<TaskId, Progress> progress) {
         ensureOpen();
         new ConsumerHeartbeat(consumer, ttl);
+        Map<TaskId, Progress> reports = LeaseControls.progress(progress);
         long now = clock.millis();
         consumers.heartbeat(consumer, now + ttl.toMillis(), now);
+        reports.forEach((id, report) -> {
+            if (holdings.heldBy(consumer, id) != null) {
+                holdings.controls().report(id, report, now);
+            }
+        });
+        return holdings.controls().cancelRequestedOf(consumer);
+    }
+
+    @Override
+    public synchronized Map<TaskId, ExtendOutcome> extendLease(ConsumerId consumer, Collection<TaskId> ids,
+                                                               Duration extension) {
+        ensureOpen();
+        Validate.notNull("consumer", consumer);
+        List<TaskId> checked = PublishRules.ids("ids", ids);
+        long until = clock.millis() + LeaseControls.extensionMillis(extension);
+        Map<TaskId, ExtendOutcome> outcomes = new LinkedHashMap<>();
+        for (TaskId id : checked) {
+            if (holdings.heldBy(consumer, id) == null) {
+                outcomes.put(id, ExtendOutcome.LEASE_LOST);
+            } else if (holdings.controls().isCancelRequested(id)) {
+                outcomes.put(id, ExtendOutcome.CANCEL_REQUESTED);
+            } else {
+                holdings.controls().extend(id, until);
+                outcomes.put(id, ExtendOutcome.EXTENDED);
+            }
+        }
+        return outcomes;
     }
 
     @Override
@@ -472,7 +508,8 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
             } else if (dead.remove(id) != null) {
                 outcomes.put(id, CancelOutcome.CANCELLED);
             } else if (holdings.contains(id)) {
-                outcomes.put(id, CancelOutcome.IN_FLIGHT);
+                holdings.controls().requestCancel(holdings.get(id));
+                outcomes.put(id, CancelOutcome.CANCEL_REQUESTED);
             } else {
                 outcomes.put(id, CancelOutcome.UNKNOWN);
             }
@@ -489,15 +526,16 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
         Task task = waiting.get(id);
         if (task != null) {
             TaskState state = task.isReadyAt(now) ? TaskState.PENDING : TaskState.DELAYED;
-            return Optional.of(new TaskSnapshot(task, state, Optional.empty()));
+            return Optional.of(TaskSnapshot.unheld(task, state));
         }
         Lease lease = holdings.get(id);
         if (lease != null) {
-            return Optional.of(new TaskSnapshot(lease.task(), TaskState.IN_FLIGHT, Optional.of(lease.consumer())));
+            return Optional.of(TaskSnapshot.held(lease.task(), lease.consumer(),
+                    holdings.controls().statusOf(lease, settings.processingTimeout())));
         }
         DeadLetter letter = dead.get(id);
         if (letter != null) {
-            return Optional.of(new TaskSnapshot(letter.task(), TaskState.DEAD, Optional.empty()));
+            return Optional.of(TaskSnapshot.unheld(letter.task(), TaskState.DEAD));
         }
         return Optional.empty();
     }

@@ -146,7 +146,8 @@ class InMemoryGroupFaultsSimulationTest {
     @SuppressWarnings("unchecked")
     private static Object ownSeq(Object result) {
         if (result instanceof Optional<?> found && found.isPresent() && found.get() instanceof TaskSnapshot snapshot) {
-            return Optional.of(new TaskSnapshot(withOwnSeq(snapshot.task()), snapshot.state(), snapshot.holder()));
+            return Optional.of(new TaskSnapshot(withOwnSeq(snapshot.task()), snapshot.state(), snapshot.holder(),
+                    snapshot.lease()));
         }
         if (result instanceof List<?> list && !list.isEmpty() && list.get(0) instanceof Lease) {
             return ((List<Lease>) list).stream()

@@ -23,10 +23,12 @@ import java.util.Optional;
  * @param retryPolicy the backoff a worker waits before retrying it, in place of the worker's; null = the worker's
  * @param runAt       the instant the task falls due, or null when it falls due after {@code delay}; before
  *                    {@link #LATEST_RUN_AT}
+ * @param timeout     how long one delivery may be processed before the store takes it back, in place of the
+ *                    queue's {@code processingTimeout}; {@link Duration#ZERO} = the queue's
  */
 public record NewTask(TaskId id, Partition partition, Priority priority, byte[] payload, Duration delay,
                       Map<String, String> headers, String type, int maxAttempts, RetryPolicy retryPolicy,
-                      Instant runAt) {
+                      Instant runAt, Duration timeout) {
     public static final Duration MAX_DELAY = Duration.ofDays(365);
     /** {@code runAt} lies before this instant (and not before the epoch). */
     public static final Instant LATEST_RUN_AT = Instant.parse("3000-01-01T00:00:00Z");
@@ -64,6 +66,14 @@ public record NewTask(TaskId id, Partition partition, Priority priority, byte[] 
         headers = Collections.unmodifiableMap(copy);
         payload = payload.clone();
         TaskTraits.check(type, maxAttempts);
+        timeout = TaskTraits.checkTimeout(timeout);
+    }
+
+    /** A task with the queue's processing timeout. */
+    public NewTask(TaskId id, Partition partition, Priority priority, byte[] payload, Duration delay,
+                   Map<String, String> headers, String type, int maxAttempts, RetryPolicy retryPolicy,
+                   Instant runAt) {
+        this(id, partition, priority, payload, delay, headers, type, maxAttempts, retryPolicy, runAt, Duration.ZERO);
     }
 
     /** A task due {@code delay} after its publish, with its type, attempts limit and backoff. */
@@ -107,7 +117,8 @@ public record NewTask(TaskId id, Partition partition, Priority priority, byte[] 
         Validate.notNull("headers", added);
         Map<String, String> merged = new LinkedHashMap<>(headers);
         merged.putAll(added);
-        return new NewTask(id, partition, priority, payload, delay, merged, type, maxAttempts, retryPolicy, runAt);
+        return new NewTask(id, partition, priority, payload, delay, merged, type, maxAttempts, retryPolicy, runAt,
+                timeout);
     }
 
     /** The payload size without copying it. */
@@ -121,13 +132,13 @@ public record NewTask(TaskId id, Partition partition, Priority priority, byte[] 
                 && priority.equals(that.priority) && Arrays.equals(payload, that.payload)
                 && delay.equals(that.delay) && headers.equals(that.headers) && Objects.equals(type, that.type)
                 && maxAttempts == that.maxAttempts && Objects.equals(retryPolicy, that.retryPolicy)
-                && Objects.equals(runAt, that.runAt);
+                && Objects.equals(runAt, that.runAt) && timeout.equals(that.timeout);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(id, partition, priority, Arrays.hashCode(payload), delay, headers, type, maxAttempts,
-                retryPolicy, runAt);
+                retryPolicy, runAt, timeout);
     }
 
     @Override
@@ -136,7 +147,8 @@ public record NewTask(TaskId id, Partition partition, Priority priority, byte[] 
                 + ", payload=" + payload.length + " bytes, delay=" + delay + (runAt == null ? "" : ", runAt=" + runAt)
                 + ", headers=" + headers
                 + (type == null ? "" : ", type=" + type) + (maxAttempts == 0 ? "" : ", maxAttempts=" + maxAttempts)
-                + (retryPolicy == null ? "" : ", retryPolicy=" + retryPolicy) + "]";
+                + (retryPolicy == null ? "" : ", retryPolicy=" + retryPolicy)
+                + (timeout.isZero() ? "" : ", timeout=" + timeout) + "]";
     }
 
     /** Fluent construction with defaults: random id, default priority, no delay (or a delay, or an instant), no headers, no type. */
@@ -151,6 +163,7 @@ public record NewTask(TaskId id, Partition partition, Priority priority, byte[] 
         private String type;
         private int maxAttempts;
         private RetryPolicy retryPolicy;
+        private Duration timeout = Duration.ZERO;
 
         private Builder(Partition partition, byte[] payload) {
             this.partition = partition;
@@ -205,9 +218,15 @@ public record NewTask(TaskId id, Partition partition, Priority priority, byte[] 
             return this;
         }
 
+        /** How long one delivery may be processed, in place of the queue's processing timeout (0: the queue's). */
+        public Builder timeout(Duration timeout) {
+            this.timeout = timeout;
+            return this;
+        }
+
         public NewTask build() {
             return new NewTask(id == null ? TaskId.random() : id, partition, priority, payload, delay, headers, type,
-                    maxAttempts, retryPolicy, runAt);
+                    maxAttempts, retryPolicy, runAt, timeout);
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.ordo.domain;
 
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Objects;
@@ -21,10 +22,11 @@ import java.util.Optional;
  * @param type        what kind of task it is (a worker routes by it), or null; kept as published
  * @param maxAttempts the task's own attempts limit, in place of the queue's; 0 = the queue's
  * @param retryPolicy the task's own backoff, in place of the worker's; null = the worker's
+ * @param timeout     the task's own processing timeout, in place of the queue's; {@link Duration#ZERO} = the queue's
  */
 public record Task(TaskId id, Partition partition, Priority priority, byte[] payload, Map<String, String> headers,
                    long seq, int attempts, long publishedAt, long dueAt, long readyAt, String lastError,
-                   ReclaimCause reclaimCause, String type, int maxAttempts, RetryPolicy retryPolicy) {
+                   ReclaimCause reclaimCause, String type, int maxAttempts, RetryPolicy retryPolicy, Duration timeout) {
 
     public Task {
         Objects.requireNonNull(id, "id");
@@ -33,6 +35,15 @@ public record Task(TaskId id, Partition partition, Priority priority, byte[] pay
         Objects.requireNonNull(payload, "payload");
         headers = Map.copyOf(Objects.requireNonNull(headers, "headers"));
         payload = payload.clone();
+        Objects.requireNonNull(timeout, "timeout");
+    }
+
+    /** A task with the queue's processing timeout. */
+    public Task(TaskId id, Partition partition, Priority priority, byte[] payload, Map<String, String> headers,
+                long seq, int attempts, long publishedAt, long dueAt, long readyAt, String lastError,
+                ReclaimCause reclaimCause, String type, int maxAttempts, RetryPolicy retryPolicy) {
+        this(id, partition, priority, payload, headers, seq, attempts, publishedAt, dueAt, readyAt, lastError,
+                reclaimCause, type, maxAttempts, retryPolicy, Duration.ZERO);
     }
 
     /** A task with no type, the queue's attempts limit and the worker's backoff. */
@@ -40,7 +51,7 @@ public record Task(TaskId id, Partition partition, Priority priority, byte[] pay
                 long seq, int attempts, long publishedAt, long dueAt, long readyAt, String lastError,
                 ReclaimCause reclaimCause) {
         this(id, partition, priority, payload, headers, seq, attempts, publishedAt, dueAt, readyAt, lastError,
-                reclaimCause, null, 0, null);
+                reclaimCause, null, 0, null, Duration.ZERO);
     }
 
     /** A task whose last error, if any, was not given by reclaim. */
@@ -53,7 +64,8 @@ public record Task(TaskId id, Partition partition, Priority priority, byte[] pay
     public static Task published(NewTask request, long seq, long now) {
         long due = request.dueAt(now);
         return new Task(request.id(), request.partition(), request.priority(), request.payload(), request.headers(),
-                seq, 0, now, due, due, null, null, request.type(), request.maxAttempts(), request.retryPolicy());
+                seq, 0, now, due, due, null, null, request.type(), request.maxAttempts(), request.retryPolicy(),
+                request.timeout());
     }
 
     public OrderingKey orderingKey() {
@@ -92,6 +104,11 @@ public record Task(TaskId id, Partition partition, Priority priority, byte[] pay
         return maxAttempts == 0 ? queueMaxAttempts : maxAttempts;
     }
 
+    /** How long one delivery may be processed: the task's own timeout if it has one, else {@code queueTimeout}. */
+    public Duration timeoutOr(Duration queueTimeout) {
+        return timeout.isZero() ? queueTimeout : timeout;
+    }
+
     /** The backoff before the task's retries: its own if it has one, else {@code workerPolicy}. */
     public RetryPolicy retryPolicyOr(RetryPolicy workerPolicy) {
         return retryPolicy == null ? workerPolicy : retryPolicy;
@@ -111,7 +128,7 @@ public record Task(TaskId id, Partition partition, Priority priority, byte[] pay
 
     private Task with(int newAttempts, long newDueAt, long newReadyAt, String newLastError, ReclaimCause newCause) {
         return new Task(id, partition, priority, payload, headers, seq, newAttempts, publishedAt, newDueAt, newReadyAt,
-                newLastError, newCause, type, maxAttempts, retryPolicy);
+                newLastError, newCause, type, maxAttempts, retryPolicy, timeout);
     }
 
     /** Back in the partition after a reject: regular tasks move their due time, ordered ones keep their place. */
@@ -146,13 +163,13 @@ public record Task(TaskId id, Partition partition, Priority priority, byte[] pay
                 && publishedAt == that.publishedAt && dueAt == that.dueAt && readyAt == that.readyAt
                 && Objects.equals(lastError, that.lastError) && reclaimCause == that.reclaimCause
                 && Objects.equals(type, that.type) && maxAttempts == that.maxAttempts
-                && Objects.equals(retryPolicy, that.retryPolicy);
+                && Objects.equals(retryPolicy, that.retryPolicy) && timeout.equals(that.timeout);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(id, partition, priority, Arrays.hashCode(payload), headers, seq, attempts, publishedAt,
-                dueAt, readyAt, lastError, reclaimCause, type, maxAttempts, retryPolicy);
+                dueAt, readyAt, lastError, reclaimCause, type, maxAttempts, retryPolicy, timeout);
     }
 
     @Override
@@ -162,6 +179,7 @@ public record Task(TaskId id, Partition partition, Priority priority, byte[] pay
                 + ", payload=" + payload.length + " bytes" + (lastError == null ? "" : ", lastError=" + lastError)
                 + (reclaimCause == null ? "" : ", reclaimCause=" + reclaimCause)
                 + (type == null ? "" : ", type=" + type) + (maxAttempts == 0 ? "" : ", maxAttempts=" + maxAttempts)
-                + (retryPolicy == null ? "" : ", retryPolicy=" + retryPolicy) + "]";
+                + (retryPolicy == null ? "" : ", retryPolicy=" + retryPolicy)
+                + (timeout.isZero() ? "" : ", timeout=" + timeout) + "]";
     }
 }

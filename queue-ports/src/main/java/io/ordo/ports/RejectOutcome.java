@@ -11,6 +11,11 @@ public enum RejectOutcome {
      * unprocessed, in order, and its attempt does not count (SPEC rule 5).
      */
     RETURNED_WITH_BATCH,
+    /**
+     * Its cancellation was asked while it was held ({@link CancelOutcome#CANCEL_REQUESTED}): it is deleted,
+     * not retried nor dead-lettered, and its ordered partition goes on.
+     */
+    CANCELLED,
     /** The consumer no longer holds the task: nothing changed. */
     LEASE_LOST
 }

@@ -3,6 +3,7 @@ package io.ordo.ports;
 import io.ordo.domain.ConsumerId;
 import io.ordo.domain.Lease;
 import io.ordo.domain.Partition;
+import io.ordo.domain.Progress;
 import io.ordo.domain.PublishRules;
 import io.ordo.domain.TaskId;
 
@@ -10,6 +11,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Taking tasks and saying what became of them: what a worker needs, besides the reaper
@@ -21,6 +23,9 @@ public interface TaskConsuming extends QueueBound {
     int MAX_CONSUME = 1000;
     /** Longest a consume may wait. */
     Duration MAX_WAIT = Duration.ofMinutes(5);
+    /** Shortest and longest a lease extension may ask for (docs/task-control.md). */
+    Duration MIN_LEASE_EXTENSION = Duration.ofSeconds(1);
+    Duration MAX_LEASE_EXTENSION = Duration.ofDays(1);
 
     /** Takes up to {@code max} due tasks in queue order for the consumer, waiting up to {@code wait} for some. */
     List<Lease> consume(ConsumerId consumer, int max, Duration wait);
@@ -34,7 +39,8 @@ public interface TaskConsuming extends QueueBound {
      * of the tasks that finished with its next fetch: one call instead of two. The acks and the first look
      * for tasks are one atomic step on the Redis and in-memory stores (the acks never wait); this default
      * makes the two calls one after the other, for stores that cannot do better (a sharded queue).
-     * Nothing is written when an argument is invalid.
+     * Nothing is written when an argument is invalid. The answer also names the tasks the consumer holds whose
+     * cancellation was asked (empty from this default: the heartbeat says it).
      */
     default AckedAndTaken ackAndConsume(ConsumerId consumer, Collection<TaskId> acks, int max, Duration wait) {
         ConsumeRequest request = new ConsumeRequest(consumer, max, wait);
@@ -57,5 +63,22 @@ public interface TaskConsuming extends QueueBound {
     void blockPartition(Partition partition, Duration duration);
 
     /** Registers or refreshes a consumer; it is dead once {@code ttl} passes without another heartbeat or consume. */
-    void heartbeat(ConsumerId consumer, Duration ttl);
+    default void heartbeat(ConsumerId consumer, Duration ttl) {
+        heartbeat(consumer, ttl, Map.of());
+    }
+
+    /**
+     * Registers or refreshes a consumer as {@link #heartbeat(ConsumerId, Duration)} does, keeps the progress its
+     * handlers reported for tasks it holds (others are ignored: at most {@value io.ordo.domain.PublishRules#MAX_BATCH} entries),
+     * and answers the tasks it holds whose cancellation was asked (docs/task-control.md).
+     */
+    Set<TaskId> heartbeat(ConsumerId consumer, Duration ttl, Map<TaskId, Progress> progress);
+
+    /**
+     * Moves the deadline of held tasks to now plus {@code extension}
+     * ({@link #MIN_LEASE_EXTENSION}..{@link #MAX_LEASE_EXTENSION}), in place of their own or the queue's
+     * processing timeout, so a long task is not taken back while its holder lives; a later extension replaces
+     * an earlier one. A task whose cancellation was asked is not extended.
+     */
+    Map<TaskId, ExtendOutcome> extendLease(ConsumerId consumer, Collection<TaskId> ids, Duration extension);
 }

@@ -43,12 +43,14 @@ final class AdminInvariants {
             State state = task == null ? State.GONE : task.state;
             CancelOutcome expected = switch (state) {
                 case WAITING, DEAD -> CancelOutcome.CANCELLED;
-                case HELD -> CancelOutcome.IN_FLIGHT;
+                case HELD -> CancelOutcome.CANCEL_REQUESTED;
                 case GONE -> CancelOutcome.UNKNOWN;
             };
             outcomes.expect("cancel", id, result.get(id), expected);
             if (expected == CancelOutcome.CANCELLED) {
                 model.gone(task, Gone.CANCELLED, now);
+            } else if (expected == CancelOutcome.CANCEL_REQUESTED) {
+                task.cancelRequested = true;
             }
         }
         model.end();

@@ -32,6 +32,8 @@ final class ModelTask {
     int attempts;
     State state = State.WAITING;
     ConsumerId holder;
+    /** Whether cancel was asked while it was held: it ends as cancelled when it leaves its holder. */
+    boolean cancelRequested;
     long leasedAt;
     /** The seq the store reported, once seen; -1 before. */
     long seq = -1;

@@ -111,6 +111,7 @@ final class QueueModel {
     void toWaiting(ModelTask task) {
         task.state = State.WAITING;
         task.holder = null;
+        task.cancelRequested = false;
         waiting.computeIfAbsent(task.partition, partition -> new TreeSet<>(ModelTask.KEY)).add(task);
     }
 
@@ -129,6 +130,7 @@ final class QueueModel {
         leaveWaiting(task);
         task.state = State.DEAD;
         task.holder = null;
+        task.cancelRequested = false;
         task.deadOp = op;
         task.deadAt = now;
         task.deadReason = reason;
@@ -140,6 +142,7 @@ final class QueueModel {
         leaveWaiting(task);
         task.state = State.GONE;
         task.holder = null;
+        task.cancelRequested = false;
         task.gone = how;
         task.goneAt = now;
     }

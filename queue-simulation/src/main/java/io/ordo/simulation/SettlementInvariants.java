@@ -61,20 +61,26 @@ final class SettlementInvariants {
         for (TaskId id : ids) {
             ModelTask task = model.heldBy(id, consumer);
             RejectOutcome expected = task == null ? RejectOutcome.LEASE_LOST
+                    : task.cancelRequested ? RejectOutcome.CANCELLED
                     : task.attempts >= model.settings.maxAttempts() ? RejectOutcome.DEAD_LETTERED : RejectOutcome.RETURNED;
             outcomes.expect("reject", id, result.get(id), expected);
         }
         for (ModelTask task : batch) {
-            outcomes.expect("reject", task.id, result.get(task.id), RejectOutcome.RETURNED_WITH_BATCH);
+            outcomes.expect("reject", task.id, result.get(task.id),
+                    task.cancelRequested ? RejectOutcome.CANCELLED : RejectOutcome.RETURNED_WITH_BATCH);
         }
         if (rejection.blocksPartition()) {
             long until = now + rejection.blockPartitionFor().toMillis();
             for (ModelTask task : named) {
-                model.blockedUntil.merge(task.partition, until, Math::max);
+                if (!task.cancelRequested) { // a cancelled task leaves, its partition is not blocked for it
+                    model.blockedUntil.merge(task.partition, until, Math::max);
+                }
             }
         }
         for (ModelTask task : named) {
-            if (task.attempts >= model.settings.maxAttempts()) {
+            if (task.cancelRequested) {
+                model.gone(task, Gone.CANCELLED, now);
+            } else if (task.attempts >= model.settings.maxAttempts()) {
                 model.dead(task, rejection.reason(), false, now);
             } else {
                 task.readyAt = now + rejection.delay().toMillis();
@@ -84,11 +90,23 @@ final class SettlementInvariants {
                 model.toWaiting(task);
             }
         }
-        for (ModelTask task : batch) {
-            task.attempts--;
-            model.toWaiting(task);
-        }
+        returnUnprocessed(batch, now);
         model.end();
+    }
+
+    /** Tasks returned unprocessed with their batch: back in place, attempt not counted, or gone if cancelled. */
+    private int returnUnprocessed(List<ModelTask> tasks, long now) {
+        int cancelled = 0;
+        for (ModelTask task : tasks) {
+            if (task.cancelRequested) {
+                model.gone(task, Gone.CANCELLED, now);
+                cancelled++;
+            } else {
+                task.attempts--;
+                model.toWaiting(task);
+            }
+        }
+        return cancelled;
     }
 
     void onFail(ConsumerId consumer, List<TaskId> ids, String reason, Map<TaskId, FailOutcome> result, long now) {
@@ -96,37 +114,50 @@ final class SettlementInvariants {
         outcomes.checkKeys("fail", result, ids, Set.of());
         for (TaskId id : ids) {
             ModelTask task = model.heldBy(id, consumer);
-            outcomes.expect("fail", id, result.get(id), task != null ? FailOutcome.DEAD_LETTERED : FailOutcome.LEASE_LOST);
-            if (task != null) {
+            outcomes.expect("fail", id, result.get(id), task == null ? FailOutcome.LEASE_LOST
+                    : task.cancelRequested ? FailOutcome.CANCELLED : FailOutcome.DEAD_LETTERED);
+            if (task != null && task.cancelRequested) {
+                model.gone(task, Gone.CANCELLED, now);
+            } else if (task != null) {
                 model.dead(task, reason, false, now);
             }
         }
         model.end();
     }
 
-    void onRelease(ConsumerId consumer, List<TaskId> ids, Map<TaskId, ReleaseOutcome> result) {
+    void onRelease(ConsumerId consumer, List<TaskId> ids, Map<TaskId, ReleaseOutcome> result, long now) {
         model.begin();
         List<ModelTask> named = model.heldNamed(ids, consumer);
         List<ModelTask> batch = model.afterLowestNamed(named, consumer);
         outcomes.checkKeys("release", result, ids, idsOf(batch));
         for (TaskId id : ids) {
-            outcomes.expect("release", id, result.get(id),
-                    model.heldBy(id, consumer) != null ? ReleaseOutcome.RELEASED : ReleaseOutcome.LEASE_LOST);
+            ModelTask task = model.heldBy(id, consumer);
+            outcomes.expect("release", id, result.get(id), task == null ? ReleaseOutcome.LEASE_LOST
+                    : task.cancelRequested ? ReleaseOutcome.CANCELLED : ReleaseOutcome.RELEASED);
         }
         for (ModelTask task : batch) {
-            outcomes.expect("release", task.id, result.get(task.id), ReleaseOutcome.RELEASED);
+            outcomes.expect("release", task.id, result.get(task.id),
+                    task.cancelRequested ? ReleaseOutcome.CANCELLED : ReleaseOutcome.RELEASED);
         }
-        for (ModelTask task : concat(named, batch)) {
-            task.attempts--;
-            model.toWaiting(task);
-        }
+        returnUnprocessed(concat(named, batch), now);
         model.end();
     }
 
-    void onHeartbeat(ConsumerId consumer, long ttlMillis, long now) {
+    void onHeartbeat(ConsumerId consumer, long ttlMillis, Set<TaskId> cancelRequested, long now) {
         model.begin();
         model.registered.put(consumer, now + ttlMillis);
+        checkCancelRequested("heartbeat", consumer, cancelRequested);
         model.end();
+    }
+
+    /** What a heartbeat or fetch names: the tasks the consumer holds whose cancellation was asked. */
+    void checkCancelRequested(String operation, ConsumerId consumer, Set<TaskId> cancelRequested) {
+        Set<TaskId> expected = model.held().stream().filter(task -> task.holder.equals(consumer) && task.cancelRequested)
+                .map(task -> task.id).collect(Collectors.toSet());
+        if (!expected.equals(cancelRequested)) {
+            fail(Invariant.OUTCOMES, "%s of %s named the cancellations %s, expected %s", operation, consumer,
+                    cancelRequested, expected);
+        }
     }
 
     void onReclaim(ReclaimReport report, long now) {
@@ -151,9 +182,13 @@ final class SettlementInvariants {
         int returned = 0;
         int deadLettered = 0;
         int timedOut = 0;
+        int cancelled = 0;
         for (ModelTask task : held) {
             if (dead.contains(task.holder)) {
-                if (task.attempts >= model.settings.maxAttempts()) {
+                if (task.cancelRequested) {
+                    model.gone(task, Gone.CANCELLED, now);
+                    cancelled++;
+                } else if (task.attempts >= model.settings.maxAttempts()) {
                     model.dead(task, "consumer " + task.holder + " stopped heartbeating", false, now);
                     deadLettered++;
                 } else {
@@ -193,6 +228,11 @@ final class SettlementInvariants {
                 }
             }
             for (ModelTask task : timed) {
+                if (task.cancelRequested) {
+                    model.gone(task, Gone.CANCELLED, now);
+                    cancelled++;
+                    continue;
+                }
                 timedOut++;
                 if (task.attempts >= model.settings.maxAttempts()) {
                     model.dead(task, "processing timed out after ", true, now);
@@ -202,16 +242,16 @@ final class SettlementInvariants {
                     returned++;
                 }
             }
-            for (ModelTask task : batch) {
-                task.attempts--;
-                model.toWaiting(task);
-                returned++;
-            }
+            int batchCancelled = returnUnprocessed(batch, now);
+            cancelled += batchCancelled;
+            returned += batch.size() - batchCancelled;
         }
         model.registered.keySet().removeAll(dead);
-        if (report.returned() != returned || report.deadLettered() != deadLettered || report.timedOut() != timedOut) {
-            fail(Invariant.OUTCOMES, "reclaim reported returned=%d deadLettered=%d timedOut=%d, expected %d/%d/%d",
-                    report.returned(), report.deadLettered(), report.timedOut(), returned, deadLettered, timedOut);
+        if (report.returned() != returned || report.deadLettered() != deadLettered || report.timedOut() != timedOut
+                || report.cancelled() != cancelled) {
+            fail(Invariant.OUTCOMES, "reclaim reported returned=%d deadLettered=%d timedOut=%d cancelled=%d,"
+                            + " expected %d/%d/%d/%d", report.returned(), report.deadLettered(), report.timedOut(),
+                    report.cancelled(), returned, deadLettered, timedOut, cancelled);
         }
         model.end();
     }

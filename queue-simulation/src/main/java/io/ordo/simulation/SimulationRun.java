@@ -280,13 +280,14 @@ final class SimulationRun {
                 return "nothing to name";
             }
             Map<TaskId, ReleaseOutcome> result = store.release(release.consumer(), ids);
-            checker.view(view).onRelease(release.consumer(), ids, result);
+            checker.view(view).onRelease(release.consumer(), ids, result, now);
             forget(release.consumer(), result.keySet());
             return render(ids, result);
         }
         if (step instanceof Step.Heartbeat heartbeat) {
-            store.heartbeat(heartbeat.consumer(), Duration.ofMillis(heartbeat.ttlMillis()));
-            checker.view(view).onHeartbeat(heartbeat.consumer(), heartbeat.ttlMillis(), now);
+            Set<TaskId> cancelRequested = store.heartbeat(heartbeat.consumer(), Duration.ofMillis(heartbeat.ttlMillis()),
+                    Map.of());
+            checker.view(view).onHeartbeat(heartbeat.consumer(), heartbeat.ttlMillis(), cancelRequested, now);
             return "ok";
         }
         if (step instanceof Step.Reclaim) {

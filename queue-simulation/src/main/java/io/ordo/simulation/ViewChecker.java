@@ -19,6 +19,7 @@ import io.ordo.ports.TaskStore;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The checks of one view of the queue (its own, or a consumer group's), each family over the view's
@@ -61,12 +62,12 @@ final class ViewChecker {
         settlement.onFail(consumer, ids, reason, result, now);
     }
 
-    void onRelease(ConsumerId consumer, List<TaskId> ids, Map<TaskId, ReleaseOutcome> result) {
-        settlement.onRelease(consumer, ids, result);
+    void onRelease(ConsumerId consumer, List<TaskId> ids, Map<TaskId, ReleaseOutcome> result, long now) {
+        settlement.onRelease(consumer, ids, result, now);
     }
 
-    void onHeartbeat(ConsumerId consumer, long ttlMillis, long now) {
-        settlement.onHeartbeat(consumer, ttlMillis, now);
+    void onHeartbeat(ConsumerId consumer, long ttlMillis, Set<TaskId> cancelRequested, long now) {
+        settlement.onHeartbeat(consumer, ttlMillis, cancelRequested, now);
     }
 
     void onReclaim(ReclaimReport report, long now) {

@@ -1,5 +1,8 @@
 package io.ordo.simulation;
 
+import java.util.Set;
+import io.ordo.ports.ExtendOutcome;
+import io.ordo.domain.Progress;
 import io.ordo.domain.ConsumerId;
 import io.ordo.domain.GroupName;
 import io.ordo.domain.Lease;
@@ -118,7 +121,7 @@ final class FaultyTaskStore implements TaskStore {
         Optional<TaskSnapshot> snapshot = delegate.get(id);
         if (fault == Fault.MISREPORTS_DELAYED_STATE && snapshot.isPresent()
                 && snapshot.get().state() == TaskState.DELAYED) {
-            return Optional.of(new TaskSnapshot(snapshot.get().task(), TaskState.PENDING, Optional.empty()));
+            return Optional.of(TaskSnapshot.unheld(snapshot.get().task(), TaskState.PENDING));
         }
         return snapshot;
     }
@@ -161,8 +164,13 @@ final class FaultyTaskStore implements TaskStore {
     }
 
     @Override
-    public void heartbeat(ConsumerId consumer, Duration ttl) {
-        delegate.heartbeat(consumer, ttl);
+    public Set<TaskId> heartbeat(ConsumerId consumer, Duration ttl, Map<TaskId, Progress> progress) {
+        return delegate.heartbeat(consumer, ttl, progress);
+    }
+
+    @Override
+    public Map<TaskId, ExtendOutcome> extendLease(ConsumerId consumer, Collection<TaskId> ids, Duration extension) {
+        return delegate.extendLease(consumer, ids, extension);
     }
 
     @Override

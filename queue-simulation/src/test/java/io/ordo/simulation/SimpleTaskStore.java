@@ -1,5 +1,10 @@
 package io.ordo.simulation;
 
+import java.util.HashSet;
+import java.time.Instant;
+import io.ordo.ports.LeaseStatus;
+import io.ordo.ports.ExtendOutcome;
+import io.ordo.domain.Progress;
 import io.ordo.domain.ConsumerId;
 import io.ordo.domain.DeadLetter;
 import io.ordo.domain.GroupName;
@@ -84,6 +89,7 @@ final class SimpleTaskStore implements TaskStore {
         String reason;
         long deadAt;
         long deathOrder;
+        boolean cancelRequested;
 
         Entry(Task task) {
             this.task = task;
@@ -251,7 +257,8 @@ final class SimpleTaskStore implements TaskStore {
             Entry entry = entries.get(id);
             if (entry != null && consumer.equals(entry.holder)) {
                 named.add(entry);
-                result.put(id, entry.task.attempts() >= settings.maxAttempts() ? RejectOutcome.DEAD_LETTERED
+                result.put(id, entry.cancelRequested ? RejectOutcome.CANCELLED
+                        : entry.task.attempts() >= settings.maxAttempts() ? RejectOutcome.DEAD_LETTERED
                         : RejectOutcome.RETURNED);
             } else {
                 result.put(id, RejectOutcome.LEASE_LOST);
@@ -259,6 +266,10 @@ final class SimpleTaskStore implements TaskStore {
         }
         List<Entry> batch = quirks.contains(Quirk.REJECT_RETURNS_ONLY_NAMED) ? List.of() : restOfBatch(named, consumer);
         for (Entry entry : named) {
+            if (entry.cancelRequested) {
+                entries.remove(entry.task.id());
+                continue;
+            }
             if (rejection.blocksPartition()) {
                 blocks.merge(entry.task.partition(), now + rejection.blockPartitionFor().toMillis(), Math::max);
             }
@@ -270,15 +281,27 @@ final class SimpleTaskStore implements TaskStore {
                     movedDue.put(entry.task.id(), entry.task.readyAt());
                 }
                 entry.holder = null;
+                entry.cancelRequested = false;
             }
         }
         for (Entry entry : batch) {
-            entry.task = entry.task.withAttempts(entry.task.attempts() - 1);
-            entry.holder = null;
-            result.put(entry.task.id(), RejectOutcome.RETURNED_WITH_BATCH);
+            result.put(entry.task.id(), returnUnprocessed(entry) ? RejectOutcome.RETURNED_WITH_BATCH
+                    : RejectOutcome.CANCELLED);
         }
         giveTurns();
         return result;
+    }
+
+    /** A task back unprocessed, attempt not counted; false when it was deleted instead (cancellation asked). */
+    private boolean returnUnprocessed(Entry entry) {
+        if (entry.cancelRequested) {
+            entries.remove(entry.task.id());
+            return false;
+        }
+        entry.task = entry.task.withAttempts(entry.task.attempts() - 1);
+        entry.holder = null;
+        entry.cancelRequested = false;
+        return true;
     }
 
     /** Rule 5: held tasks of the same ordered partitions after the lowest named one. */
@@ -305,7 +328,10 @@ final class SimpleTaskStore implements TaskStore {
         Map<TaskId, FailOutcome> result = new LinkedHashMap<>();
         for (TaskId id : ids) {
             Entry entry = entries.get(id);
-            if (entry != null && consumer.equals(entry.holder)) {
+            if (entry != null && consumer.equals(entry.holder) && entry.cancelRequested) {
+                entries.remove(id);
+                result.put(id, FailOutcome.CANCELLED);
+            } else if (entry != null && consumer.equals(entry.holder)) {
                 die(entry, reason, now);
                 result.put(id, FailOutcome.DEAD_LETTERED);
             } else {
@@ -332,9 +358,7 @@ final class SimpleTaskStore implements TaskStore {
         List<Entry> all = new ArrayList<>(named);
         all.addAll(restOfBatch(named, consumer));
         for (Entry entry : all) {
-            entry.task = entry.task.withAttempts(entry.task.attempts() - 1);
-            entry.holder = null;
-            result.put(entry.task.id(), ReleaseOutcome.RELEASED);
+            result.put(entry.task.id(), returnUnprocessed(entry) ? ReleaseOutcome.RELEASED : ReleaseOutcome.CANCELLED);
         }
         giveTurns();
         return result;
@@ -351,8 +375,20 @@ final class SimpleTaskStore implements TaskStore {
     }
 
     @Override
-    public void heartbeat(ConsumerId consumer, Duration ttl) {
+    public Set<TaskId> heartbeat(ConsumerId consumer, Duration ttl, Map<TaskId, Progress> progress) {
         consumers.put(consumer, clock.millis() + ttl.toMillis());
+        Set<TaskId> cancelRequested = new HashSet<>();
+        entries.forEach((id, entry) -> {
+            if (consumer.equals(entry.holder) && entry.cancelRequested) {
+                cancelRequested.add(id);
+            }
+        });
+        return cancelRequested;
+    }
+
+    @Override
+    public Map<TaskId, ExtendOutcome> extendLease(ConsumerId consumer, Collection<TaskId> ids, Duration extension) {
+        throw new UnsupportedOperationException("the simulation's steps do not extend leases");
     }
 
     @Override
@@ -367,6 +403,7 @@ final class SimpleTaskStore implements TaskStore {
         int returned = 0;
         int deadLetters = 0;
         int timedOut = 0;
+        int cancelled = 0;
         long timeout = settings.processingTimeout().toMillis();
         List<Entry> lateOrdered = new ArrayList<>();
         for (Entry entry : new ArrayList<>(entries.values())) {
@@ -382,6 +419,11 @@ final class SimpleTaskStore implements TaskStore {
                 lateOrdered.add(entry);
                 continue;
             }
+            if (entry.cancelRequested) {
+                entries.remove(entry.task.id());
+                cancelled++;
+                continue;
+            }
             if (late) {
                 timedOut++;
             }
@@ -391,6 +433,7 @@ final class SimpleTaskStore implements TaskStore {
                 deadLetters++;
             } else {
                 entry.holder = null;
+                entry.cancelRequested = false;
                 returned++;
             }
         }
@@ -400,24 +443,30 @@ final class SimpleTaskStore implements TaskStore {
                 && other.task.partition().equals(entry.task.partition())
                 && other.task.orderingKey().compareTo(entry.task.orderingKey()) < 0));
         for (Entry first : firsts) {
-            timedOut++;
             List<Entry> rest = restOfBatch(List.of(first), first.holder);
-            if (first.task.attempts() >= settings.maxAttempts()) {
+            if (first.cancelRequested) {
+                entries.remove(first.task.id());
+                cancelled++;
+            } else if (first.task.attempts() >= settings.maxAttempts()) {
+                timedOut++;
                 die(first, "processing timed out after " + timeout + " ms", now);
                 deadLetters++;
             } else {
+                timedOut++;
                 first.holder = null;
                 returned++;
             }
             for (Entry entry : rest) {
-                entry.task = entry.task.withAttempts(entry.task.attempts() - 1);
-                entry.holder = null;
-                returned++;
+                if (returnUnprocessed(entry)) {
+                    returned++;
+                } else {
+                    cancelled++;
+                }
             }
         }
         consumers.keySet().removeAll(dead);
         giveTurns();
-        return new ReclaimReport(List.copyOf(dead), returned, deadLetters, timedOut);
+        return new ReclaimReport(List.copyOf(dead), returned, deadLetters, timedOut, cancelled);
     }
 
     @Override
@@ -428,7 +477,8 @@ final class SimpleTaskStore implements TaskStore {
             if (entry == null) {
                 result.put(id, CancelOutcome.UNKNOWN);
             } else if (entry.holder != null) {
-                result.put(id, CancelOutcome.IN_FLIGHT);
+                entry.cancelRequested = true;
+                result.put(id, CancelOutcome.CANCEL_REQUESTED);
             } else {
                 entries.remove(id);
                 result.put(id, CancelOutcome.CANCELLED);
@@ -446,7 +496,14 @@ final class SimpleTaskStore implements TaskStore {
         }
         TaskState state = entry.dead ? TaskState.DEAD : entry.holder != null ? TaskState.IN_FLIGHT
                 : entry.task.isReadyAt(clock.millis()) ? TaskState.PENDING : TaskState.DELAYED;
-        return Optional.of(new TaskSnapshot(entry.task, state, Optional.ofNullable(entry.holder)));
+        if (entry.holder == null) {
+            return Optional.of(TaskSnapshot.unheld(entry.task, state));
+        }
+        Optional<Instant> deadline = settings.hasProcessingTimeout()
+                ? Optional.of(Instant.ofEpochMilli(entry.leasedAt + settings.processingTimeout().toMillis()))
+                : Optional.empty();
+        return Optional.of(TaskSnapshot.held(entry.task, entry.holder, new LeaseStatus(
+                Instant.ofEpochMilli(entry.leasedAt), deadline, entry.cancelRequested, Optional.empty(), Optional.empty())));
     }
 
     @Override
@@ -569,6 +626,7 @@ final class SimpleTaskStore implements TaskStore {
     private void die(Entry entry, String reason, long now) {
         entry.dead = true;
         entry.holder = null;
+        entry.cancelRequested = false;
         entry.reason = reason;
         entry.deadAt = now;
         entry.deathOrder = ++deaths;

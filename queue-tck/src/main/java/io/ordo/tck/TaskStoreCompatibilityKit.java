@@ -25,6 +25,7 @@ import io.ordo.tck.contract.PublishContract;
 import io.ordo.tck.contract.QueuesContract;
 import io.ordo.tck.contract.RateLimitsContract;
 import io.ordo.tck.contract.ReclaimContract;
+import io.ordo.tck.contract.TaskControlContract;
 import io.ordo.tck.contract.RejectContract;
 import io.ordo.tck.contract.ReleaseContract;
 import io.ordo.tck.contract.RunAtContract;
@@ -158,6 +159,13 @@ public abstract class TaskStoreCompatibilityKit {
     @Nested
     class Cancel extends CancelContract {
         Cancel() {
+            super(TaskStoreCompatibilityKit.this::createStore);
+        }
+    }
+
+    @Nested
+    class TaskControl extends TaskControlContract {
+        TaskControl() {
             super(TaskStoreCompatibilityKit.this::createStore);
         }
     }

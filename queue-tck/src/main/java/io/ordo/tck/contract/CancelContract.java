@@ -9,7 +9,6 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.List;
 
-import static io.ordo.ports.AckOutcome.ACKED;
 import static io.ordo.ports.PublishOutcome.CREATED;
 import static io.ordo.tck.contract.StoreCharacteristic.QUEUE_WIDE_ORDER;
 import static io.ordo.tck.fixtures.ConsumerFixture.workerA;
@@ -22,7 +21,7 @@ import static io.ordo.tck.fixtures.TaskIds.ids;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
 
-/** Cancelling tasks that are not in flight. */
+/** Cancelling waiting tasks and dead letters (tasks in flight: {@link TaskControlContract}). */
 public abstract class CancelContract extends ContractContext {
     protected CancelContract(StoreUnderTest storeUnderTest) {
         super(storeUnderTest);
@@ -43,17 +42,6 @@ public abstract class CancelContract extends ContractContext {
         assertThat(stats.activePartitions()).isZero();
         advance(Duration.ofMinutes(1));
         assertThat(consume(workerA(), 10)).isEmpty();
-    }
-
-    @Test
-    void cancelling_a_task_in_flight_is_refused_and_changes_nothing() {
-        given(task("a"));
-        consume(workerA(), 1);
-
-        assertThat(store.cancel(ids("a"))).containsExactly(entry(id("a"), CancelOutcome.IN_FLIGHT));
-
-        assertThat(snapshot("a").holder()).contains(workerA());
-        assertThat(store.ack(workerA(), ids("a"))).containsExactly(entry(id("a"), ACKED));
     }
 
     @Test
@@ -82,7 +70,7 @@ public abstract class CancelContract extends ContractContext {
 
         assertThat(store.cancel(ids("waiting", "nobody", "held"))).containsExactly(
                 entry(id("waiting"), CancelOutcome.CANCELLED), entry(id("nobody"), CancelOutcome.UNKNOWN),
-                entry(id("held"), CancelOutcome.IN_FLIGHT));
+                entry(id("held"), CancelOutcome.CANCEL_REQUESTED));
     }
 
     @Test

@@ -135,11 +135,11 @@ public abstract class HostileNamesNeverCollideContract extends ContractContext {
             assertThat(dead.task().partition()).isEqualTo(ordered);
         });
         assertThat(consumeIds(workerB(), 10)).containsExactly(next);
-        assertThat(store.cancel(ids(next))).containsExactly(entry(id(next), CancelOutcome.IN_FLIGHT));
+        assertThat(store.cancel(ids(next))).containsExactly(entry(id(next), CancelOutcome.CANCEL_REQUESTED));
         assertThat(store.redrive(ids(weird))).containsExactly(entry(id(weird), RedriveOutcome.REDRIVEN));
         assertThat(store.ack(workerB(), ids(next))).containsExactly(entry(id(next), ACKED));
         assertThat(consumeIds(workerB(), 10)).containsExactly(weird);
-        assertThat(store.cancel(ids(weird))).containsExactly(entry(id(weird), CancelOutcome.IN_FLIGHT));
+        assertThat(store.cancel(ids(weird))).containsExactly(entry(id(weird), CancelOutcome.CANCEL_REQUESTED));
     }
 
     private List<String> numberedFromZero(String prefix, int count) {

@@ -30,7 +30,12 @@ public enum StoreCharacteristic {
      * One in-flight cap and one rate limit for the queue. Sharded: each shard keeps its own (the queue's
      * settings go to every shard), so the queue as a whole may have as many times more in flight.
      */
-    QUEUE_WIDE_LIMITS("queueConcurrency and queueRateLimit hold for the whole queue");
+    QUEUE_WIDE_LIMITS("queueConcurrency and queueRateLimit hold for the whole queue"),
+    /**
+     * A fetch tells its consumer of the cancellations asked. Sharded: a fetch is an ack on some shards and a
+     * consume on others, so only the heartbeat, which reaches every shard, says it.
+     */
+    CANCEL_ON_FETCH("ackAndConsume names the tasks its consumer holds whose cancellation was asked");
 
     private final String promise;
 
