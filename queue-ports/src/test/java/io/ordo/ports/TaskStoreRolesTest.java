@@ -32,11 +32,14 @@ class TaskStoreRolesTest {
                         Collectors.mapping(method -> method.getDeclaringClass().getSimpleName(), Collectors.toList())));
 
         assertThat(declaredBy).as("the 25 operations TaskStore had before it was split, the four of schedules,"
-                + " the four of consumer groups and the group a store serves").hasSize(34);
+                + " the four of consumer groups, the group a store serves, and the heartbeat with progress and the"
+                + " lease extension of task control").hasSize(36);
         assertThat(declaredBy).containsEntry("fireDueSchedules()", List.of("QueueMaintenance"))
                 .containsEntry("putSchedule(Schedule)", List.of("QueueSchedules"))
                 .containsEntry("createGroup(GroupName)", List.of("ConsumerGroups"))
-                .containsEntry("createGroup(GroupName, GroupName)", List.of("ConsumerGroups"));
+                .containsEntry("createGroup(GroupName, GroupName)", List.of("ConsumerGroups"))
+                .containsEntry("heartbeat(ConsumerId, Duration, Map)", List.of("TaskConsuming"))
+                .containsEntry("extendLease(ConsumerId, Collection, Duration)", List.of("TaskConsuming"));
         declaredBy.forEach((operation, roles) -> assertThat(roles).as(operation).hasSize(1));
         assertThat(declaredBy.entrySet().stream().filter(entry -> entry.getValue().contains("QueueBound")).map(Map.Entry::getKey))
                 .containsExactlyInAnyOrder("queue()", "group()", "settings()");
