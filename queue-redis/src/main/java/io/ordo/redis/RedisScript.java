@@ -2,6 +2,7 @@ package io.ordo.redis;
 
 import io.ordo.ports.AckOutcome;
 import io.ordo.ports.CancelOutcome;
+import io.ordo.ports.ExtendOutcome;
 import io.ordo.ports.FailOutcome;
 import io.ordo.ports.PublishOutcome;
 import io.ordo.ports.QueueDataException;
@@ -28,22 +29,29 @@ public enum RedisScript {
     CONSUME("consume"),
     /** Reply: per id the code of its {@link AckOutcome}. */
     ACK("ack", AckOutcome.LEASE_LOST, AckOutcome.ACKED),
-    /** Reply: {@link ConsumeReply}, its acks' {@link AckOutcome} codes before the tasks taken. */
+    /**
+     * Reply: {@link ConsumeReply}, with after the server's now the number n of cancellations asked, its acks'
+     * {@link AckOutcome} codes and the n ids of the tasks held whose cancellation was asked, before the tasks taken.
+     */
     ACK_CONSUME("ack_consume", AckOutcome.LEASE_LOST, AckOutcome.ACKED),
     /** Reply: per id, then per task returned with its batch (id, code), the code of its {@link RejectOutcome}. */
     REJECT("reject", RejectOutcome.LEASE_LOST, RejectOutcome.RETURNED, RejectOutcome.DEAD_LETTERED,
-            RejectOutcome.RETURNED_WITH_BATCH),
+            RejectOutcome.RETURNED_WITH_BATCH, RejectOutcome.CANCELLED),
     /** Reply: per id the code of its {@link FailOutcome}. */
-    FAIL("fail", FailOutcome.LEASE_LOST, FailOutcome.DEAD_LETTERED),
+    FAIL("fail", FailOutcome.LEASE_LOST, FailOutcome.DEAD_LETTERED, FailOutcome.CANCELLED),
     /** Reply: as {@link #REJECT}'s, with {@link ReleaseOutcome} codes. */
-    RELEASE("release", ReleaseOutcome.LEASE_LOST, ReleaseOutcome.RELEASED),
+    RELEASE("release", ReleaseOutcome.LEASE_LOST, ReleaseOutcome.RELEASED, ReleaseOutcome.CANCELLED),
     BLOCK_PARTITION("block_partition"),
     UNBLOCK_PARTITION("unblock_partition"),
+    /** Reply: the ids of the tasks the consumer holds whose cancellation was asked. */
     HEARTBEAT("heartbeat"),
+    /** Reply: per id the code of its {@link ExtendOutcome}. */
+    EXTEND_LEASE("extend_lease", ExtendOutcome.LEASE_LOST, ExtendOutcome.EXTENDED, ExtendOutcome.CANCEL_REQUESTED),
     /** Reply: {@link ReclaimReply}. */
     RECLAIM("reclaim"),
     /** Reply: per id the code of its {@link CancelOutcome}. */
-    CANCEL("cancel", CancelOutcome.UNKNOWN, CancelOutcome.CANCELLED, CancelOutcome.IN_FLIGHT),
+    CANCEL("cancel", CancelOutcome.UNKNOWN, CancelOutcome.CANCELLED, CancelOutcome.CANCEL_REQUESTED),
+    /** Reply: {@link GetReply}. */
     GET("get"),
     DEAD_LETTERS("dead_letters"),
     /** Reply: per id the code of its {@link RedriveOutcome}. */
@@ -102,16 +110,34 @@ public enum RedisScript {
         }
     }
 
+    /** get's reply: {now} (no such task), {now, record} (not held) or all of these (held). */
+    static final class GetReply {
+        static final int NOW = 0;
+        static final int RECORD = 1;
+        static final int HOLDER = 2;
+        static final int LEASED_AT = 3;
+        /** -1: none. */
+        static final int DEADLINE = 4;
+        /** 1 when the cancellation was asked. */
+        static final int CANCEL_REQUESTED = 5;
+        /** Empty, or reported at (6 bytes), percent (1), message. */
+        static final int PROGRESS = 6;
+
+        private GetReply() {
+        }
+    }
+
     /**
-     * reclaim's reply: {returned, dead-lettered, timed out, cursor (empty when done: else given to the next
-     * call), names of the dead consumers done...}.
+     * reclaim's reply: {returned, dead-lettered, timed out, cancelled, cursor (empty when done: else given to
+     * the next call), names of the dead consumers done...}.
      */
     static final class ReclaimReply {
         static final int RETURNED = 0;
         static final int DEAD_LETTERED = 1;
         static final int TIMED_OUT = 2;
-        static final int CURSOR = 3;
-        static final int FIRST_DEAD = 4;
+        static final int CANCELLED = 3;
+        static final int CURSOR = 4;
+        static final int FIRST_DEAD = 5;
 
         private ReclaimReply() {
         }

@@ -7,6 +7,7 @@ import io.ordo.domain.InvalidInputException;
 import io.ordo.domain.Lease;
 import io.ordo.domain.NewTask;
 import io.ordo.domain.Partition;
+import io.ordo.domain.Progress;
 import io.ordo.domain.PublishRules;
 import io.ordo.domain.QueueName;
 import io.ordo.domain.QueueSettings;
@@ -19,7 +20,10 @@ import io.ordo.ports.AckedAndTaken;
 import io.ordo.ports.CancelOutcome;
 import io.ordo.ports.Clock;
 import io.ordo.ports.DeadLetterPage;
+import io.ordo.ports.ExtendOutcome;
 import io.ordo.ports.FailOutcome;
+import io.ordo.ports.LeaseControls;
+import io.ordo.ports.LeaseStatus;
 import io.ordo.ports.PublishOutcome;
 import io.ordo.ports.PublishReceipt;
 import io.ordo.ports.QueueInspection;
@@ -39,17 +43,21 @@ import io.ordo.ports.ConsumerHeartbeat;
 import io.ordo.ports.DeadLetterPageRequest;
 import io.ordo.ports.TaskIds;
 import io.ordo.redis.RedisScript.ConsumeReply;
+import io.ordo.redis.RedisScript.GetReply;
 import io.ordo.redis.RedisScript.PublishReply;
 import io.ordo.redis.RedisScript.ReclaimReply;
 import io.ordo.schedules.ScheduleSlots;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * One queue on Redis: each operation is one call of its Lua script (see {@link RedisScript}), so it is
@@ -150,13 +158,17 @@ public final class RedisTaskStore implements TaskStore {
         List<TaskId> distinct = TaskIds.distinct("acks", acks);
         Args args = withIds(new Args().add(now()).add(consumer.value()).add(max).add(distinct.size()), distinct);
         List<Object> reply = run(RedisScript.ACK_CONSUME, args);
+        int cancels = Replies.integer(reply, ConsumeReply.FIRST_AFTER_NOW);
+        int firstAck = ConsumeReply.FIRST_AFTER_NOW + 1;
         Map<TaskId, AckOutcome> acked = new LinkedHashMap<>();
         for (int i = 0; i < distinct.size(); i++) {
             acked.put(distinct.get(i), RedisScript.ACK_CONSUME.outcome(AckOutcome.class,
-                    Replies.number(reply, ConsumeReply.FIRST_AFTER_NOW + i)));
+                    Replies.number(reply, firstAck + i)));
         }
-        List<Lease> taken = request.takesNone() ? List.of() : takeWaiting(request, reply, distinct.size());
-        return new AckedAndTaken(acked, taken);
+        Set<TaskId> cancelRequested = taskIds(reply, firstAck + distinct.size(), cancels);
+        int skip = 1 + distinct.size() + cancels;
+        List<Lease> taken = request.takesNone() ? List.of() : takeWaiting(request, reply, skip);
+        return new AckedAndTaken(acked, taken, cancelRequested);
     }
 
     /**
@@ -259,9 +271,31 @@ public final class RedisTaskStore implements TaskStore {
     }
 
     @Override
-    public void heartbeat(ConsumerId consumer, Duration ttl) {
+    public Set<TaskId> heartbeat(ConsumerId consumer, Duration ttl, Map<TaskId, Progress> progress) {
         ConsumerHeartbeat beat = new ConsumerHeartbeat(consumer, ttl);
-        run(RedisScript.HEARTBEAT, new Args().add(now()).add(beat.consumer().value()).add(beat.ttl().toMillis()));
+        Map<TaskId, Progress> reports = LeaseControls.progress(progress);
+        Args args = new Args().add(now()).add(beat.consumer().value()).add(beat.ttl().toMillis());
+        reports.forEach((id, report) -> args.add(id.value()).add(ProgressRecords.encode(report)));
+        List<Object> reply = run(RedisScript.HEARTBEAT, args);
+        return taskIds(reply, 0, reply.size());
+    }
+
+    @Override
+    public Map<TaskId, ExtendOutcome> extendLease(ConsumerId consumer, Collection<TaskId> ids, Duration extension) {
+        Validate.notNull("consumer", consumer);
+        List<TaskId> distinct = distinct(ids);
+        long millis = LeaseControls.extensionMillis(extension);
+        List<Object> reply = run(RedisScript.EXTEND_LEASE,
+                withIds(new Args().add(now()).add(consumer.value()).add(millis), distinct));
+        return outcomes(distinct, reply, RedisScript.EXTEND_LEASE, ExtendOutcome.class);
+    }
+
+    private static Set<TaskId> taskIds(List<Object> reply, int from, int count) {
+        Set<TaskId> ids = new LinkedHashSet<>();
+        for (int i = from; i < from + count; i++) {
+            ids.add(TaskId.of(Replies.text(reply, i)));
+        }
+        return ids;
     }
 
     /**
@@ -276,18 +310,20 @@ public final class RedisTaskStore implements TaskStore {
         int returned = 0;
         int buried = 0;
         int timedOut = 0;
+        int cancelled = 0;
         byte[] cursor = new byte[0];
         while (true) {
             List<Object> reply = run(RedisScript.RECLAIM, new Args().add(now()).add(cursor));
             returned += Replies.integer(reply, ReclaimReply.RETURNED);
             buried += Replies.integer(reply, ReclaimReply.DEAD_LETTERED);
             timedOut += Replies.integer(reply, ReclaimReply.TIMED_OUT);
+            cancelled += Replies.integer(reply, ReclaimReply.CANCELLED);
             for (int i = ReclaimReply.FIRST_DEAD; i < reply.size(); i++) {
                 dead.add(ConsumerId.of(Replies.text(reply, i)));
             }
             cursor = Replies.bytes(reply, ReclaimReply.CURSOR);
             if (cursor == null || cursor.length == 0) {
-                return new ReclaimReport(dead, returned, buried, timedOut);
+                return new ReclaimReport(dead, returned, buried, timedOut, cancelled);
             }
         }
     }
@@ -305,21 +341,27 @@ public final class RedisTaskStore implements TaskStore {
     public Optional<TaskSnapshot> get(TaskId id) {
         Validate.notNull("id", id);
         List<Object> reply = run(RedisScript.GET, new Args().add(now()).add(id.value()));
-        if (reply.size() < 2 || reply.get(1) == null) {
+        if (reply.size() <= GetReply.RECORD || reply.get(GetReply.RECORD) == null) {
             return Optional.empty();
         }
-        long now = Replies.number(reply, 0);
+        long now = Replies.number(reply, GetReply.NOW);
         byte[] idBytes = Utf8.encode(id.value());
-        TaskRecords.Stored stored = reply.size() > 2
-                ? TaskRecords.held(idBytes, Replies.bytes(reply, 1), ConsumerId.of(Replies.text(reply, 2)),
-                Replies.number(reply, 3))
-                : TaskRecords.decode(idBytes, Replies.bytes(reply, 1));
-        TaskState state = switch (stored.state()) {
-            case TaskRecords.STATE_IN_FLIGHT -> TaskState.IN_FLIGHT;
-            case TaskRecords.STATE_DEAD -> TaskState.DEAD;
-            default -> stored.task().isReadyAt(now) ? TaskState.PENDING : TaskState.DELAYED;
-        };
-        return Optional.of(new TaskSnapshot(stored.task(), state, Optional.ofNullable(stored.holder())));
+        if (reply.size() > GetReply.HOLDER) {
+            ConsumerId holder = ConsumerId.of(Replies.text(reply, GetReply.HOLDER));
+            long leasedAt = Replies.number(reply, GetReply.LEASED_AT);
+            TaskRecords.Stored stored = TaskRecords.held(idBytes, Replies.bytes(reply, GetReply.RECORD), holder, leasedAt);
+            long deadline = Replies.number(reply, GetReply.DEADLINE);
+            ProgressRecords.Reported progress = ProgressRecords.decode(Replies.bytes(reply, GetReply.PROGRESS));
+            return Optional.of(TaskSnapshot.held(stored.task(), holder, new LeaseStatus(Instant.ofEpochMilli(leasedAt),
+                    deadline < 0 ? Optional.empty() : Optional.of(Instant.ofEpochMilli(deadline)),
+                    Replies.number(reply, GetReply.CANCEL_REQUESTED) == 1,
+                    Optional.ofNullable(progress).map(ProgressRecords.Reported::progress),
+                    Optional.ofNullable(progress).map(ProgressRecords.Reported::at))));
+        }
+        TaskRecords.Stored stored = TaskRecords.decode(idBytes, Replies.bytes(reply, GetReply.RECORD));
+        TaskState state = stored.state() == TaskRecords.STATE_DEAD ? TaskState.DEAD
+                : stored.task().isReadyAt(now) ? TaskState.PENDING : TaskState.DELAYED;
+        return Optional.of(TaskSnapshot.unheld(stored.task(), state));
     }
 
     // ---------------------------------------------------------------- dead letters

@@ -45,6 +45,7 @@ public final class TaskRecords {
     static final int EXTRA_TYPE = 1;
     static final int EXTRA_MAX_ATTEMPTS = 2;
     static final int EXTRA_RETRY_POLICY = 4;
+    static final int EXTRA_TIMEOUT = 8;
 
     private TaskRecords() {
     }
@@ -63,7 +64,8 @@ public final class TaskRecords {
                 .integer("FLAG_DUE", FLAG_DUE).integer("FLAG_READY", FLAG_READY).integer("FLAG_ERROR", FLAG_ERROR)
                 .integer("FLAG_RECLAIMED", FLAG_RECLAIMED)
                 .integer("HEADERS_EXTENDED", HEADERS_EXTENDED).integer("EXTRA_TYPE", EXTRA_TYPE)
-                .integer("EXTRA_MAX_ATTEMPTS", EXTRA_MAX_ATTEMPTS)
+                .integer("EXTRA_MAX_ATTEMPTS", EXTRA_MAX_ATTEMPTS).integer("EXTRA_RETRY_POLICY", EXTRA_RETRY_POLICY)
+                .integer("EXTRA_TIMEOUT", EXTRA_TIMEOUT)
                 .integer("HOLDER_STOPPED_HEARTBEATING", ReclaimCause.HOLDER_STOPPED_HEARTBEATING.code())
                 .integer("PROCESSING_TIMED_OUT", ReclaimCause.PROCESSING_TIMED_OUT.code());
     }
@@ -93,7 +95,7 @@ public final class TaskRecords {
         byte[] code = Utf8.encode(task.partition().code());
         Map<String, String> headers = task.headers();
         byte[][] headerBytes = new byte[headers.size() * 2][];
-        byte[] extras = extras(task.type(), task.maxAttempts(), task.retryPolicy());
+        byte[] extras = extras(task.type(), task.maxAttempts(), task.retryPolicy(), task.timeout());
         int size = 12 + 2 + code.length + 1 + (extras == null ? 0 : extras.length) + task.payloadSize();
         int h = 0;
         for (Map.Entry<String, String> header : headers.entrySet()) {
@@ -125,10 +127,11 @@ public final class TaskRecords {
 
     /**
      * What a task carries beside its headers, or null when it carries nothing: flags(1) [type: len(2) bytes]
-     * [maxAttempts(2)] [retry policy: initialDelay ms(6) multiplier(8, IEEE double) maxDelay ms(6) jitter(8)].
+     * [maxAttempts(2)] [retry policy: initialDelay ms(6) multiplier(8, IEEE double) maxDelay ms(6) jitter(8)]
+     * [timeout ms(6)].
      */
-    private static byte[] extras(String type, int maxAttempts, RetryPolicy retryPolicy) {
-        if (type == null && maxAttempts == 0 && retryPolicy == null) {
+    private static byte[] extras(String type, int maxAttempts, RetryPolicy retryPolicy, Duration timeout) {
+        if (type == null && maxAttempts == 0 && retryPolicy == null && timeout.isZero()) {
             return null;
         }
         byte[] typeBytes = type == null ? null : Utf8.encode(type);
@@ -146,6 +149,10 @@ public final class TaskRecords {
             flags |= EXTRA_RETRY_POLICY;
             size += 28;
         }
+        if (!timeout.isZero()) {
+            flags |= EXTRA_TIMEOUT;
+            size += 6;
+        }
         ByteBuffer out = ByteBuffer.allocate(size);
         out.put((byte) flags);
         if (typeBytes != null) {
@@ -160,6 +167,9 @@ public final class TaskRecords {
             putInt6(out, retryPolicy.maxDelay().toMillis());
             out.putDouble(retryPolicy.jitter());
         }
+        if (!timeout.isZero()) {
+            putInt6(out, timeout.toMillis());
+        }
         return out.array();
     }
 
@@ -173,7 +183,7 @@ public final class TaskRecords {
         byte[] code = Utf8.encode(task.partition().code());
         byte[] error = task.lastError() == null ? null : Utf8.encode(task.lastError());
         byte[][] headerBytes = new byte[task.headers().size() * 2][];
-        byte[] extras = extras(task.type(), task.maxAttempts(), task.retryPolicy());
+        byte[] extras = extras(task.type(), task.maxAttempts(), task.retryPolicy(), task.timeout());
         int size = 13 + 2 + code.length + 1 + (extras == null ? 0 : extras.length) + task.payload().length;
         int h = 0;
         for (Map.Entry<String, String> header : task.headers().entrySet()) {
@@ -292,6 +302,7 @@ public final class TaskRecords {
         String type = null;
         int maxAttempts = 0;
         RetryPolicy retryPolicy = null;
+        Duration timeout = Duration.ZERO;
         if (extended) {
             int extras = in.get() & 0xff;
             if ((extras & EXTRA_TYPE) != 0) {
@@ -306,11 +317,14 @@ public final class TaskRecords {
                 Duration max = Duration.ofMillis(readLong(in, 6));
                 retryPolicy = new RetryPolicy(initial, multiplier, max, in.getDouble());
             }
+            if ((extras & EXTRA_TIMEOUT) != 0) {
+                timeout = Duration.ofMillis(readLong(in, 6));
+            }
         }
         byte[] payload = new byte[in.remaining()];
         in.get(payload);
         Task task = new Task(TaskId.of(id), partition, Priority.of(priority), payload, headers, seq, attempts,
-                publishedAt, dueAt, readyAt, lastError, reclaimCause, type, maxAttempts, retryPolicy);
+                publishedAt, dueAt, readyAt, lastError, reclaimCause, type, maxAttempts, retryPolicy, timeout);
         return new Stored(task, state, holder, at);
     }
 

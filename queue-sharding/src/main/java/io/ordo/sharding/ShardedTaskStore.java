@@ -7,6 +7,7 @@ import io.ordo.domain.InvalidInputException;
 import io.ordo.domain.Lease;
 import io.ordo.domain.NewTask;
 import io.ordo.domain.Partition;
+import io.ordo.domain.Progress;
 import io.ordo.domain.PublishRules;
 import io.ordo.domain.QueueName;
 import io.ordo.domain.QueueSettings;
@@ -17,7 +18,9 @@ import io.ordo.ports.AckOutcome;
 import io.ordo.ports.CancelOutcome;
 import io.ordo.ports.ConsumerPresence;
 import io.ordo.ports.DeadLetterPage;
+import io.ordo.ports.ExtendOutcome;
 import io.ordo.ports.FailOutcome;
+import io.ordo.ports.LeaseControls;
 import io.ordo.ports.PartitionBacklog;
 import io.ordo.ports.PartitionBlock;
 import io.ordo.ports.PartitionLock;
@@ -46,6 +49,7 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -393,10 +397,25 @@ public final class ShardedTaskStore implements TaskStore {
         shards.get(shardOf(partition)).unblockPartition(partition);
     }
 
-    /** On every shard: the consumer may hold tasks of any of them, and each shard's reclaim reads its own. */
+    /**
+     * On every shard: the consumer may hold tasks of any of them, and each shard's reclaim reads its own; each
+     * shard keeps the progress of the tasks it holds (and ignores the others').
+     */
     @Override
-    public void heartbeat(ConsumerId consumer, Duration ttl) {
-        shards.forEach(shard -> shard.heartbeat(consumer, ttl));
+    public Set<TaskId> heartbeat(ConsumerId consumer, Duration ttl, Map<TaskId, Progress> progress) {
+        Map<TaskId, Progress> reports = LeaseControls.progress(progress);
+        Set<TaskId> cancelRequested = new LinkedHashSet<>();
+        shards.forEach(shard -> cancelRequested.addAll(shard.heartbeat(consumer, ttl, reports)));
+        return cancelRequested;
+    }
+
+    /** Routed as ack is: to the shard a lease came from, else asked of every shard. */
+    @Override
+    public Map<TaskId, ExtendOutcome> extendLease(ConsumerId consumer, Collection<TaskId> ids, Duration extension) {
+        Validate.notNull("consumer", consumer);
+        LeaseControls.extensionMillis(extension);
+        return onShards(distinct(ids), true, ExtendOutcome.LEASE_LOST,
+                (store, part) -> store.extendLease(consumer, part, extension));
     }
 
     /**
@@ -409,14 +428,16 @@ public final class ShardedTaskStore implements TaskStore {
         int returned = 0;
         int deadLettered = 0;
         int timedOut = 0;
+        int cancelled = 0;
         for (TaskStore shard : shards) {
             ReclaimReport report = shard.reclaim();
             dead.addAll(report.deadConsumers());
             returned += report.returned();
             deadLettered += report.deadLettered();
             timedOut += report.timedOut();
+            cancelled += report.cancelled();
         }
-        return new ReclaimReport(List.copyOf(dead), returned, deadLettered, timedOut);
+        return new ReclaimReport(List.copyOf(dead), returned, deadLettered, timedOut, cancelled);
     }
 
     // ---------------------------------------------------------------- cancel, get

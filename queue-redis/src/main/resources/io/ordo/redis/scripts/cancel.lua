@@ -1,10 +1,13 @@
 #!lua flags=allow-oom
--- Deletes waiting tasks and dead letters. Reply: per id 1 cancelled, 2 in flight, 0 unknown.
+-- Deletes waiting tasks and dead letters; marks tasks in flight (docs/task-control.md): their holder learns
+-- it on its next heartbeat or fetch, and they end as cancelled when they leave its hands.
+-- Reply: per id 1 cancelled, 2 cancellation asked (in flight), 0 unknown.
 local clock = ARGV[1]
 local FIRST_ID = 2
 
 local NOW = start(clock)
 O.verify_fixed()
+O.verify_control()
 local records, waiting = {}, {}
 for i = FIRST_ID, #ARGV do
     local id = ARGV[i]
@@ -23,6 +26,9 @@ for i = FIRST_ID, #ARGV do
     if not r or r.cancelled then
         reply[#reply + 1] = 0
     elseif held[id] then
+        local holder = held[id][1]
+        O.control(id, holder)
+        call('HSET', O.K_CANCELS, id, holder)
         reply[#reply + 1] = 2
     else
         r.cancelled = true

@@ -42,11 +42,13 @@ local start = O.start
 -- without reading the list's last member.
 -- highestListed: the highest priority any list member ever had; while it equals lowestListed, every
 -- partition in `ready` has the same head priority, so a served one always goes back behind the others.
+-- controlled: the tasks in flight with an entry in `control` (control.lua); while 0 no call reads it.
+-- ownTimeouts: 1 once a task with its own processing timeout was published (a consume then looks for it).
 O.COUNTERS = { 'seq', 'turn', 'waiting', 'rest', 'stale', 'parked', 'lowestListed', 'latestListed', 'highestListed',
-    'ackedTotal', 'publishedTotal', 'deadLetteredTotal', 'deadSeq', 'nextTimer' }
-O.COUNTERS_FORMAT = '>dddddddddddddd' -- one d per counter
-O.COUNTER_DEFAULTS = { 0, 0, 0, 0, 0, 0, 1001, 0, -1001, 0, 0, 0, 0, -1 }
-O.COUNTER_COUNT = 14
+    'ackedTotal', 'publishedTotal', 'deadLetteredTotal', 'deadSeq', 'nextTimer', 'controlled', 'ownTimeouts' }
+O.COUNTERS_FORMAT = '>dddddddddddddddd' -- one d per counter
+O.COUNTER_DEFAULTS = { 0, 0, 0, 0, 0, 0, 1001, 0, -1001, 0, 0, 0, 0, -1, 0, 0 }
+O.COUNTER_COUNT = 16
 -- A call keeps the counters as an array in this order (O.c), unpacked and packed by one C call each:
 -- a Lua loop over the names cost more than the rest of a short call.
 -- Built at the first call: a library's top level has no ipairs.
@@ -76,7 +78,7 @@ function O.meta()
             for i, name in ipairs(O.COUNTERS) do O.COUNTER_INDEX[name] = i end
         end
         local c
-        if v[7] then c = { struct.unpack(O.COUNTERS_FORMAT, v[7]) } else c = { unpack(O.COUNTER_DEFAULTS) } end
+        if v[7] then c = O.unpack_counters(v[7]) else c = { unpack(O.COUNTER_DEFAULTS) } end
         O.c = c
         if O.next_timer == nil then
             local t = c[O.NEXT_TIMER]
@@ -84,6 +86,16 @@ function O.meta()
         end
     end
     return m
+end
+
+-- Counters written before the last ones existed are shorter: those take their defaults.
+function O.unpack_counters(packed)
+    local n = #packed / 8
+    if n == O.COUNTER_COUNT then return { struct.unpack(O.COUNTERS_FORMAT, packed) } end
+    local c = { struct.unpack('>' .. string.rep('d', n), packed) }
+    c[n + 1] = nil -- (struct.unpack's next position)
+    for i = n + 1, O.COUNTER_COUNT do c[i] = O.COUNTER_DEFAULTS[i] end
+    return c
 end
 
 O.settings = O.meta

@@ -1,6 +1,6 @@
 #!lua flags=allow-oom
 -- Sends held tasks straight to the dead letters. In an ordered partition the tasks after it stay
--- held. Reply: per id 1 dead-lettered, 0 lease lost.
+-- held. Reply: per id 1 dead-lettered, 0 lease lost, 2 cancelled (its cancellation was asked: deleted).
 local clock = ARGV[1]
 local consumer = ARGV[2]
 local reason = ARGV[3]
@@ -24,10 +24,11 @@ for i = FIRST_ID, #ARGV do
     local r = held[id]
     held[id] = nil -- an id named twice is dead-lettered once
     if r then
+        local cancelled = O.cancel_requested(id)
         leave_flight(id, r)
-        bury(id, r, reason)
+        if cancelled then O.drop_cancelled(id) else bury(id, r, reason) end
         release_lock_if_done(consumer, r.code)
-        reply[#reply + 1] = 1
+        reply[#reply + 1] = cancelled and 2 or 1
     else
         reply[#reply + 1] = 0
     end

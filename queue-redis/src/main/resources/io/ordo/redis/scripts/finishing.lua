@@ -85,6 +85,7 @@ function O.ack(consumer, ids, first, last, reply, before_writes)
         rcall('HDEL', O.K_TASKS, unpack(done, from, to))
     end
     O.release_shared(done, true)
+    O.uncontrol(done, 1, #done)
     -- an ordered partition's lock goes once the holder has nothing left of it
     for _, code in ipairs(codes) do
         local members = flights[code]
@@ -104,9 +105,10 @@ local ack = O.ack
 -- ---------------------------------------------------------------- giving tasks back (reject, release)
 
 -- Takes the named tasks back from the consumer and, per ordered partition, every task it holds after
--- the lowest named one (rule 5). decide(id, record, named) returns each task's outcome code.
+-- the lowest named one (rule 5). decide(id, record, named) returns each task's outcome code; a task whose
+-- cancellation was asked is deleted instead, outcome `cancelled` (its record marked r.cancelled).
 -- Reply: one outcome per id given (0 = lease lost), then id and outcome of each unnamed task, in key order.
-function O.give_back(consumer, ids, decide)
+function O.give_back(consumer, ids, decide, cancelled)
     O.verify_fixed()
     O.verify_consumer(consumer)
     local named, lowest = {}, {}
@@ -138,8 +140,14 @@ function O.give_back(consumer, ids, decide)
     -- seq order, so tasks re-enter their partitions (and empty partitions get turns) in one fixed order
     table.sort(affected, function(a, b) return a.seq < b.seq end)
     for _, r in ipairs(affected) do
+        r.cancelled = O.cancel_requested(r.id)
         O.leave_flight(r.id, r, r.m)
-        r.outcome = decide(r.id, r, r.named)
+        if r.cancelled then
+            O.drop_cancelled(r.id)
+            r.outcome = cancelled
+        else
+            r.outcome = decide(r.id, r, r.named)
+        end
     end
     for _, r in ipairs(affected) do O.release_lock_if_done(consumer, r.code) end
     local reply = {}

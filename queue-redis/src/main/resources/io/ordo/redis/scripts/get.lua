@@ -1,6 +1,8 @@
 #!lua flags=no-writes
--- A task's record, if it exists, and its lease when a consumer holds it.
--- Reply: {now}, {now, record} or {now, record, holder, lease}.
+-- A task's record, if it exists, and its lease when a consumer holds it, with what task control says of it
+-- (docs/task-control.md).
+-- Reply: {now}, {now, record} or {now, record, holder, lease time, deadline (-1: none), cancellation asked
+-- (1/0), progress (its control entry past the holder, '' when none)}.
 local clock = ARGV[1]
 local id = ARGV[2]
 
@@ -8,5 +10,13 @@ local NOW = start(clock)
 local record = O.load_records({ id })[1]
 if not record then return { NOW } end
 local held = string.byte(record, 1) % 4 == STATE_WAITING and holders({ id })[id]
-if held then return { NOW, record, held[1], lease_time(held[2]) } end
-return { NOW, record }
+if not held then return { NOW, record } end
+local at = lease_time(held[2])
+local deadline = O.deadline_of(id, at) or -1
+local cancel, progress = 0, ''
+if O.controlled() then
+    cancel = O.cancel_requested(id) and 1 or 0
+    local entry = call('HGET', O.K_CONTROL, id)
+    if entry then progress = string.sub(entry, 3 + struct.unpack('>I2', entry)) end
+end
+return { NOW, record, held[1], at, deadline, cancel, progress }

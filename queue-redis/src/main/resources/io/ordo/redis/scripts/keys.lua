@@ -35,6 +35,9 @@ O.KINDS = {
     'inflight',      -- hash: partition code -> its tasks in flight, '' -> the queue's (while a cap is set)
     'buckets',       -- hash: the partitions' buckets before 2026-12-02 (now in `inflight`), deleted when limits change
     'throttled',     -- zset: partitions out of tokens, by when their next token comes
+    'control',       -- hash: task id -> its holder and last progress, for tasks in flight said more of (control.lua)
+    'cancels',       -- hash: task id -> its holder, for tasks in flight whose cancellation was asked
+    'deadlines',     -- zset: tasks in flight with a deadline of their own (own timeout, extension), by it
 }
 
 O.PRIORITY_SPAN = 4398046511104 -- 2^42: times and turns stay below it, so scores stay exact
@@ -69,7 +72,8 @@ function O.begin(keys, any_group)
     O.PREFIX = set.prefix
     O.K_META, O.K_TASKS, O.K_READY, O.K_DELAYED, O.K_WAKE, O.K_BLOCKED, O.K_TURNS, O.K_PARKED, O.K_STALE,
         O.K_LOCKS, O.K_CONSUMERS, O.K_DEAD, O.K_ACKED, O.K_READYAT, O.K_READYAT_N, O.K_SIGNAL,
-        O.K_HEARTBEATS, O.K_LOCK_SINCE, O.K_INFLIGHT, O.K_BUCKETS, O.K_THROTTLED = unpack(set)
+        O.K_HEARTBEATS, O.K_LOCK_SINCE, O.K_INFLIGHT, O.K_BUCKETS, O.K_THROTTLED, O.K_CONTROL, O.K_CANCELS,
+        O.K_DEADLINES = unpack(set)
     O.K_SHARED = set.shared
     O.records_shared = false
     O.meta_fields = nil
@@ -152,8 +156,12 @@ O.KIND_TYPES = {
     meta = 'hash', tasks = 'hash', ready = 'zset', delayed = 'zset', wake = 'zset', blocked = 'zset',
     turns = 'hash', parked = 'hash', stale = 'hash', locks = 'hash', consumers = 'zset', dead = 'zset',
     acked = 'zset', readyat = 'zset', ['readyat-count'] = 'hash', signal = 'list', heartbeats = 'hash',
-    ['lock-since'] = 'hash', inflight = 'hash', buckets = 'hash', throttled = 'zset',
+    ['lock-since'] = 'hash', inflight = 'hash', buckets = 'hash', throttled = 'zset', control = 'hash',
+    cancels = 'hash', deadlines = 'zset',
 }
+-- The keys of task control (control.lua): touched only while a task in flight is controlled, or a consume
+-- may give one its own deadline, and probed only then; a call that makes the first entry probes them itself.
+O.CONTROL_KINDS = { control = true, cancels = true, deadlines = true }
 O.TYPE_PROBES = { hash = 'HEXISTS', zset = 'ZCARD', list = 'LLEN' }
 
 -- Returns what the probe read (a list's length, a sorted set's size), or nil when the key was checked before.
@@ -180,12 +188,21 @@ end
 function O.verify_fixed(skip)
     local set = O.key_sets[O.K_META]
     local limits = O.limits()
+    local controls = O.controlled() or O.counter('ownTimeouts') > 0
     for i, kind in ipairs(O.KINDS) do
         local used_by = O.LIMIT_KINDS[kind]
-        if not (skip and skip[kind]) and (not used_by or limits and limits[used_by]) then
+        if not (skip and skip[kind]) and (not used_by or limits and limits[used_by])
+                and (controls or not O.CONTROL_KINDS[kind]) then
             O.verify(set[i], O.KIND_TYPES[kind])
         end
     end
+end
+
+-- The keys of task control, before a call writes the first entry.
+function O.verify_control()
+    O.verify(O.K_CONTROL, 'hash')
+    O.verify(O.K_CANCELS, 'hash')
+    O.verify(O.K_DEADLINES, 'zset')
 end
 -- The hot paths' kinds to skip. publish reads `meta` and `tasks` first and never touches a consumer's
 -- keys or the dead letters; a consume reads `meta` first (its probes come after the settings are read)

@@ -269,6 +269,7 @@ function O.hand_over(consumer, ids, leases, taken, reply)
     O.count('waiting', -taken)
     O.call('HSET', O.holding_key(consumer), unpack(leases))
     local records = O.load_records(ids)
+    O.note_own_timeouts(consumer, ids, records, taken)
     local n = #reply
     for j = 1, taken do
         reply[n + 2 * j - 1] = ids[j]

@@ -466,6 +466,7 @@ local leave_waiting = O.leave_waiting
 -- lease_kept: the caller deletes the lease itself (one HDEL for many).
 function O.leave_flight(id, r, m, lease_kept)
     if not lease_kept then O.call('HDEL', O.holding_key(r.holder), id) end
+    if O.controlled() then O.uncontrol({ id }, 1, 1) end
     if O.limits() then O.flight_out(r.code) end
     if O.is_ordered(r.code) then O.call('ZREM', O.flight_key(r.code), m or O.member(r, id)) end
 end

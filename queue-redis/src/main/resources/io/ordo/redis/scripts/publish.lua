@@ -44,6 +44,14 @@ for i = FIRST_TASK, #ARGV, 2 do
     PRIORITY[i], DELAY[i] = priority - 1000, delay_of(delay)
     CODE[i] = string.sub(ARGV[i + 1], TAIL + 2, TAIL + 1 + code_length)
 end
+-- whether a task has a processing timeout of its own: a consume then looks for it (counter ownTimeouts)
+local own_timeouts = false
+for i = FIRST_TASK, #ARGV, 2 do
+    if O.extras_timeout(ARGV[i + 1], TAIL + 2 + #CODE[i]) then
+        own_timeouts = true
+        break
+    end
+end
 
 -- Every view's keys are checked before the first write. A group's records are not (a publish writes none).
 -- A group to which every task of the batch is an append to its partition's list (all_appends[t]) is not
@@ -314,6 +322,7 @@ for t, meta in ipairs(targets) do
         end
     end
     if #new_tasks > 0 then count('publishedTotal', #new_tasks) end
+    if own_timeouts and counter('ownTimeouts') == 0 then O.set_counter('ownTimeouts', 1) end
     if ready_now > 0 then
         count('waiting', ready_now)
         O.readyat_change(NOW, ready_now)

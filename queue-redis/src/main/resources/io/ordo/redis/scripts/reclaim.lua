@@ -5,13 +5,14 @@
 -- most TIMEOUT_SCAN live leases looked at, and no more
 -- once it has run CHUNK_MICROS; the store calls again while the reply gives a cursor.
 -- ARGV: clock, cursor ('' to begin; else where the scan of live leases goes on: consumer NUL hscan-cursor).
--- Reply: {returned, dead-lettered, timed out, cursor ('' when done), names of the dead consumers done...}.
+-- A task whose cancellation was asked is deleted instead of being put back (docs/task-control.md).
+-- Reply: {returned, dead-lettered, timed out, cancelled, cursor ('' when done), names of the dead consumers done...}.
 local clock, cursor = ARGV[1], ARGV[2] or ''
 
 local NOW = start(clock)
 local began = O.server_micros()
 local s = settings()
-local returned, buried, timed_out = 0, 0, 0
+local returned, buried, timed_out, cancelled = 0, 0, 0, 0
 
 -- back in place with the attempt counted, or a dead letter once out of attempts
 local function take_back_crashed(id, r, reason, cause)
@@ -81,9 +82,15 @@ for _, c in ipairs(reclaiming) do
     local taken_back = {}
     local reason = 'consumer ' .. consumer .. ' stopped heartbeating' -- the same text as Reasons.holderStoppedHeartbeating
     for i, h in ipairs(held) do
+        local cancel = O.cancel_requested(h.id)
         leave_flight(h.id, h.r, nil, true)
         if is_ordered(h.r.code) then ordered[#ordered + 1] = h.r.code end
-        take_back_crashed(h.id, h.r, reason, O.HOLDER_STOPPED_HEARTBEATING)
+        if cancel then
+            O.drop_cancelled(h.id)
+            cancelled = cancelled + 1
+        else
+            take_back_crashed(h.id, h.r, reason, O.HOLDER_STOPPED_HEARTBEATING)
+        end
         taken_back[i] = h.id
         if i % 8 == 0 and O.spent(applying, O.CHUNK_MICROS) then
             out_of_time = true
@@ -109,14 +116,34 @@ end
 -- from the cursor by the next call; a lease's time is in its value, so only overdue tasks are loaded.
 -- A call that took back dead consumers' tasks leaves the scan to the next one, so each call reads all
 -- it will write before its first write (O.verify).
+-- Tasks with a deadline of their own (`deadlines`: their own timeout, an extension) are found by it, the
+-- earliest first, before the scan; the scan leaves them alone.
 local next_cursor = ''
+local controlled = O.controlled()
 if #reclaiming > 0 then
-    if dead_more or s.processing_timeout > 0 then
+    if dead_more or s.processing_timeout > 0 or controlled then
         next_cursor = cursor ~= '' and cursor or '\0' -- the scan (begun or not) goes on after the dead
     end
-elseif s.processing_timeout > 0 then
-    local reason = 'processing timed out after ' .. int(s.processing_timeout) .. ' ms'
-    local live = call('ZRANGEBYSCORE', K_CONSUMERS, '(' .. int(NOW), '+inf')
+elseif s.processing_timeout > 0 or controlled then
+    budget = O.TIMEOUT_CHUNK
+    local overdue = {}
+    local deadlines_left = false
+    if controlled then
+        local due = call('ZRANGEBYSCORE', O.K_DEADLINES, '-inf', NOW, 'WITHSCORES', 'LIMIT', 0, budget)
+        deadlines_left = #due == 2 * budget
+        for i = 1, #due, 2 do
+            local id = due[i]
+            local entry = call('HGET', O.K_CONTROL, id)
+            local holder = entry and O.control_holder(entry)
+            if holder then O.verify_consumer(holder) end
+            local lease = holder and call('HGET', holding_key(holder), id)
+            if lease then
+                overdue[#overdue + 1] = { id = id, holder = holder, lease = lease,
+                                          timeout = tonumber(due[i + 1]) - O.lease_time(lease) }
+            end
+        end
+    end
+    local live = s.processing_timeout <= 0 and {} or call('ZRANGEBYSCORE', K_CONSUMERS, '(' .. int(NOW), '+inf')
     table.sort(live, function(a, b) return bytes_before(java_order_key(a), java_order_key(b)) end)
     local resume_at, resume_scan = '', '0'
     if cursor ~= '' and cursor ~= '\0' then
@@ -124,8 +151,7 @@ elseif s.processing_timeout > 0 then
         resume_at, resume_scan = string.sub(cursor, 1, cut - 1), string.sub(cursor, cut + 1)
     end
     local resume_key = resume_at ~= '' and java_order_key(resume_at)
-    budget = O.TIMEOUT_CHUNK
-    local looked, pages, overdue = 0, 0, {}
+    local looked, pages = 0, 0
     local stopped_at -- the cursor the next call begins with, when this one stops early
     for _, consumer in ipairs(live) do
         local key = java_order_key(consumer)
@@ -143,8 +169,11 @@ elseif s.processing_timeout > 0 then
                 pages = pages + 1
                 local found = {}
                 for i = 1, #page[2], 2 do
-                    if O.lease_time(page[2][i + 1]) + s.processing_timeout <= NOW then
-                        found[#found + 1] = { id = page[2][i], holder = consumer, lease = page[2][i + 1] }
+                    local id = page[2][i]
+                    if O.lease_time(page[2][i + 1]) + s.processing_timeout <= NOW
+                            and not (controlled and call('ZSCORE', O.K_DEADLINES, id)) then
+                        found[#found + 1] = { id = id, holder = consumer, lease = page[2][i + 1],
+                                              timeout = s.processing_timeout }
                     end
                 end
                 looked = looked + #page[2] / 2
@@ -161,6 +190,7 @@ elseif s.processing_timeout > 0 then
         end
     end
     next_cursor = stopped_at or ''
+    if deadlines_left and next_cursor == '' then next_cursor = cursor ~= '' and cursor or '\0' end
     -- every overdue task's record and partition before the first write (O.verify)
     local ids = {}
     for i, o in ipairs(overdue) do ids[i] = o.id end
@@ -184,27 +214,40 @@ elseif s.processing_timeout > 0 then
         local r = o.r
         if is_ordered(r.code) then r = load_held(o.holder, o.id) end
         if r then
-            local id, m = o.id, o.m
+            local id, m, timeout = o.id, o.m, o.timeout
             if is_ordered(r.code) then
                 -- the batch's first task held (it may be in a page not scanned yet) is the one timed out
                 local first = call('ZRANGE', flight_key(r.code), 0, 0)[1]
                 local fr = first and first ~= m and load_held(o.holder, member_id(first))
-                if fr and fr.at + s.processing_timeout <= NOW then
-                    id, m, r = member_id(first), first, fr
+                local first_deadline = fr and O.deadline_of(member_id(first), fr.at)
+                if first_deadline and first_deadline <= NOW then
+                    id, m, r, timeout = member_id(first), first, fr, first_deadline - fr.at
                 end
             end
-            timed_out = timed_out + 1
+            local cancel = O.cancel_requested(id)
             leave_flight(id, r, m)
-            take_back_crashed(id, r, reason, O.PROCESSING_TIMED_OUT)
+            if cancel then
+                O.drop_cancelled(id)
+                cancelled = cancelled + 1
+            else
+                timed_out = timed_out + 1
+                take_back_crashed(id, r, 'processing timed out after ' .. int(timeout) .. ' ms', O.PROCESSING_TIMED_OUT)
+            end
             if is_ordered(r.code) then
                 for _, later in ipairs(call('ZRANGEBYLEX', flight_key(r.code), '(' .. m, '+')) do
                     local later_id = member_id(later)
                     local lr = load_held(o.holder, later_id)
                     if lr then
+                        local later_cancel = O.cancel_requested(later_id)
                         leave_flight(later_id, lr, later)
-                        lr.attempts = lr.attempts - 1 -- it never ran
-                        put_waiting(later_id, lr)
-                        returned = returned + 1
+                        if later_cancel then
+                            O.drop_cancelled(later_id)
+                            cancelled = cancelled + 1
+                        else
+                            lr.attempts = lr.attempts - 1 -- it never ran
+                            put_waiting(later_id, lr)
+                            returned = returned + 1
+                        end
                     end
                 end
             end
@@ -214,6 +257,6 @@ elseif s.processing_timeout > 0 then
 end
 
 finish()
-local reply = { returned, buried, timed_out, next_cursor }
+local reply = { returned, buried, timed_out, cancelled, next_cursor }
 for _, consumer in ipairs(done) do reply[#reply + 1] = consumer end
 return reply

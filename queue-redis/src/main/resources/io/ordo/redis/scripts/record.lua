@@ -95,6 +95,33 @@ for flags = 0, 255 do
     O.LAYOUT[flags] = { due, ready, priority, pos, flags % 128 >= 64, after_error } -- FLAG_ERROR
 end
 
+-- The task's own processing timeout in ms from its header count at `pos` in s (a record or a publish blob),
+-- or nil: a task without extras costs one byte read.
+function O.extras_timeout(s, pos)
+    local count = string.byte(s, pos)
+    if count < O.HEADERS_EXTENDED then return nil end
+    pos = pos + 1
+    for _ = 1, 2 * (count - O.HEADERS_EXTENDED) do -- names and values
+        pos = pos + 2 + struct.unpack('>I2', s, pos)
+    end
+    local extras = string.byte(s, pos)
+    pos = pos + 1
+    if extras % (2 * O.EXTRA_TIMEOUT) < O.EXTRA_TIMEOUT then return nil end
+    if extras % (2 * O.EXTRA_TYPE) >= O.EXTRA_TYPE then pos = pos + 2 + struct.unpack('>I2', s, pos) end
+    if extras % (2 * O.EXTRA_MAX_ATTEMPTS) >= O.EXTRA_MAX_ATTEMPTS then pos = pos + 2 end
+    if extras % (2 * O.EXTRA_RETRY_POLICY) >= O.EXTRA_RETRY_POLICY then pos = pos + 28 end
+    return (struct.unpack('>I6', s, pos))
+end
+
+-- The task's own processing timeout in ms (record s), or nil.
+function O.record_timeout(s)
+    local layout = O.LAYOUT[string.byte(s, 1)]
+    local pos = layout[4]
+    if layout[5] then pos = pos + 2 + struct.unpack('>I2', s, pos) end
+    pos = pos + layout[6]
+    return O.extras_timeout(s, pos + 2 + struct.unpack('>I2', s, pos))
+end
+
 -- A record's readyAt, read without decoding the rest.
 function O.record_ready(s)
     local flags, published = struct.unpack('>BxxxxxxI6', s)

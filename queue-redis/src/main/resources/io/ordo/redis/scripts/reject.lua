@@ -1,6 +1,6 @@
 #!lua flags=allow-oom
 -- Returns held tasks at their positions, ready after the delay; out of attempts means dead letter.
--- Reply: see give_back; outcomes 0 lease lost, 1 returned, 2 dead-lettered, 3 returned with batch.
+-- Reply: see give_back; outcomes 0 lease lost, 1 returned, 2 dead-lettered, 3 returned with batch, 4 cancelled.
 local clock = ARGV[1]
 local consumer = ARGV[2]
 local delay = tonumber(ARGV[3])
@@ -27,13 +27,15 @@ local reply, named = give_back(consumer, ids, function(id, r, is_named)
     if not is_ordered(r.code) then r.due = r.ready end -- an ordered task keeps its place
     put_waiting(id, r)
     return 1
-end)
+end, 4)
 if block_for > 0 then
     for _, r in pairs(named) do
-        call('ZADD', K_BLOCKED, 'GT', NOW + block_for, r.code)
-        note_timer(NOW + block_for)
-        O.any_blocked = nil
-        touch(r.code)
+        if not r.cancelled then -- a cancelled task left: its partition is not blocked for it
+            call('ZADD', K_BLOCKED, 'GT', NOW + block_for, r.code)
+            note_timer(NOW + block_for)
+            O.any_blocked = nil
+            touch(r.code)
+        end
     end
 end
 finish()
