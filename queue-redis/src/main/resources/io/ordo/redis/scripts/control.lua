@@ -17,7 +17,10 @@ function O.control_holder_part(holder) return struct.pack('>I2', #holder) .. hol
 
 -- Makes the task's entry, its holder named, unless it has one.
 function O.control(id, holder)
-    if O.call('HSETNX', O.K_CONTROL, id, O.control_holder_part(holder)) == 1 then O.count('controlled', 1) end
+    if O.call('HEXISTS', O.K_CONTROL, id) == 0 then -- (not HSETNX: a deployment's ACL allows no new command)
+        O.call('HSET', O.K_CONTROL, id, O.control_holder_part(holder))
+        O.count('controlled', 1)
+    end
 end
 
 -- The holder a control entry names.
