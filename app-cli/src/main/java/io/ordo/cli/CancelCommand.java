@@ -11,15 +11,17 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Deletes waiting tasks (or dead letters) by id; a task in flight is left alone.
+ * Deletes waiting tasks (or dead letters) by id; a task in flight is asked to stop (docs/task-control.md): its
+ * worker learns it with its next heartbeat or fetch, and it ends as cancelled.
  *
  * <pre>
  * ordo cancel --backend lettuce --queue emails welcome-42 welcome-43
  * </pre>
  */
 @Command(name = "cancel", mixinStandardHelpOptions = true,
-        description = {"Deletes waiting tasks or dead letters by id; a task in flight is left alone.",
-                "Each id is reported cancelled, in-flight or unknown."},
+        description = {"Deletes waiting tasks or dead letters by id; a task in flight is asked to stop:",
+                "its worker learns it with its next heartbeat or fetch, and it ends as cancelled.",
+                "Each id is reported cancelled, cancel-requested or unknown."},
         footer = {"", "Example:", "  ordo cancel --backend lettuce --queue emails welcome-42 welcome-43"})
 final class CancelCommand extends QueueCommand {
     @Parameters(paramLabel = "ID", arity = "1..*", description = "The ids of the tasks to cancel.")

@@ -54,12 +54,25 @@ final class GetCommand extends QueueCommand {
         PrintWriter out = out();
         row(out, "id", task.id().value());
         row(out, "state", Labels.of(snapshot.state()) + snapshot.holder().map(holder -> " (held by " + holder + ")").orElse(""));
+        snapshot.lease().ifPresent(lease -> {
+            row(out, "leased", lease.leasedAt().toString());
+            row(out, "deadline", lease.deadline().map(Instant::toString).orElse("none (taken back only if its worker dies)"));
+            if (lease.cancelRequested()) {
+                row(out, "cancel", "requested: its worker stops it, and it ends as cancelled");
+            }
+            lease.progress().ifPresent(progress -> row(out, "progress", progress.percent() + "%"
+                    + (progress.message().isEmpty() ? "" : " " + progress.message())
+                    + lease.progressAt().map(at -> " (reported " + at + ")").orElse("")));
+        });
         row(out, "partition", task.partition().code() + (task.partition().isOrdered() ? "  (ordered)" : ""));
         task.typeIfAny().ifPresent(type -> row(out, "type", type));
         row(out, "priority", Integer.toString(task.priority().value()));
         row(out, "attempts", Integer.toString(task.attempts()));
         if (task.maxAttempts() != 0) {
             row(out, "max attempts", task.maxAttempts() + " (the task's own, in place of the queue's)");
+        }
+        if (!task.timeout().isZero()) {
+            row(out, "timeout", CliTerms.durations(task.timeout() + " (the task's own, in place of the queue's)"));
         }
         if (task.retryPolicy() != null) {
             RetryPolicy policy = task.retryPolicy();

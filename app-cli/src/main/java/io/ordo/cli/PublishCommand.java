@@ -110,6 +110,11 @@ final class PublishCommand implements Callable<Integer> {
                     + "queue's setting.")
     Integer maxAttempts;
 
+    @Option(names = "--timeout", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "How long one delivery may be processed before the queue takes it back though its worker "
+                    + "lives, at least 1s, in place of the queue's processing timeout (docs/task-control.md).")
+    Duration timeout;
+
     @Option(names = "--id", paramLabel = "ID",
             description = "The task's id (its idempotency key); generated when absent. Not with --file.")
     String id;
@@ -139,7 +144,7 @@ final class PublishCommand implements Callable<Integer> {
         }
         QueueName queueName = QueueName.of(queue);
         Partition target = Partitions.fromOptions(partition, ordered);
-        task(target, new byte[0]).build(); // --priority, --delay, --at, --type, --max-attempts: checked before the backend is opened
+        task(target, new byte[0]).build(); // --priority, --delay, --at, --type, --max-attempts, --timeout: checked before the backend is opened
         try (TaskStoreFactory stores = backend.openWithinTimeout(Clock.system())) {
             TaskPublishing store = stores.forQueue(queueName);
             QueueSettings settings = store.settings(); // the limits, read before any write
@@ -170,6 +175,9 @@ final class PublishCommand implements Callable<Integer> {
         NewTask.Builder task = NewTask.builder(target, payload).priority(priority).delay(delay).type(type);
         if (maxAttempts != null) { // 0 is refused too: to NewTask it means "the queue's"
             task.maxAttempts(Validate.range("maxAttempts", maxAttempts, 1, QueueSettings.MAX_ATTEMPTS_LIMIT));
+        }
+        if (timeout != null) {
+            task.timeout(timeout);
         }
         return at == null ? task : task.runAt(at);
     }
