@@ -3,6 +3,7 @@ package io.ordo.simulation;
 import io.ordo.domain.ConsumerId;
 import io.ordo.domain.NewTask;
 import io.ordo.domain.Partition;
+import io.ordo.domain.Progress;
 import io.ordo.domain.TaskId;
 
 import java.util.Comparator;
@@ -34,6 +35,13 @@ final class ModelTask {
     ConsumerId holder;
     /** Whether cancel was asked while it was held: it ends as cancelled when it leaves its holder. */
     boolean cancelRequested;
+    /** Its own processing timeout, ms; 0: the queue's. */
+    final long ownTimeout;
+    /** The deadline an extension of its lease set, epoch ms; -1: none. */
+    long extendedUntil = -1;
+    /** The last progress reported while held, and when; null: none. */
+    Progress progress;
+    long progressAt;
     long leasedAt;
     /** The seq the store reported, once seen; -1 before. */
     long seq = -1;
@@ -52,6 +60,27 @@ final class ModelTask {
         this.created = created;
         this.dueAt = request.dueAt(now);
         this.readyAt = dueAt;
+        this.ownTimeout = request.timeout().toMillis();
+    }
+
+    /** It left its holder's hands: nothing said of its lease stays. */
+    void leaveHolder() {
+        holder = null;
+        cancelRequested = false;
+        extendedUntil = -1;
+        progress = null;
+    }
+
+    /**
+     * When the store takes it back though its holder lives (held), epoch ms, or -1 for never: an extension's
+     * deadline, else its own timeout or the queue's after the lease.
+     */
+    long deadline(long queueTimeoutMillis) {
+        if (extendedUntil >= 0) {
+            return extendedUntil;
+        }
+        long timeout = ownTimeout > 0 ? ownTimeout : queueTimeoutMillis;
+        return timeout > 0 ? leasedAt + timeout : -1;
     }
 
     @Override

@@ -110,8 +110,7 @@ final class QueueModel {
 
     void toWaiting(ModelTask task) {
         task.state = State.WAITING;
-        task.holder = null;
-        task.cancelRequested = false;
+        task.leaveHolder();
         waiting.computeIfAbsent(task.partition, partition -> new TreeSet<>(ModelTask.KEY)).add(task);
     }
 
@@ -129,8 +128,7 @@ final class QueueModel {
     void dead(ModelTask task, String reason, boolean prefix, long now) {
         leaveWaiting(task);
         task.state = State.DEAD;
-        task.holder = null;
-        task.cancelRequested = false;
+        task.leaveHolder();
         task.deadOp = op;
         task.deadAt = now;
         task.deadReason = reason;
@@ -141,8 +139,7 @@ final class QueueModel {
     void gone(ModelTask task, Gone how, long now) {
         leaveWaiting(task);
         task.state = State.GONE;
-        task.holder = null;
-        task.cancelRequested = false;
+        task.leaveHolder();
         task.gone = how;
         task.goneAt = now;
     }

@@ -6,11 +6,13 @@ import io.ordo.domain.Task;
 import io.ordo.domain.TaskId;
 import io.ordo.domain.TaskState;
 import io.ordo.ports.DeadLetterPage;
+import io.ordo.ports.LeaseStatus;
 import io.ordo.ports.QueueStats;
 import io.ordo.ports.TaskSnapshot;
 import io.ordo.ports.TaskStore;
 import io.ordo.simulation.ModelTask.State;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -166,6 +168,7 @@ final class ReadBackInvariants {
                         holder.map(Object::toString).orElse(""), task);
             }
             checkTask(found.task(), task, "get(" + task.id + ")", task.state != State.DEAD);
+            checkLease(found, task);
         }
         int offset = 0;
         int limit = 500;
@@ -175,6 +178,24 @@ final class ReadBackInvariants {
             onDeadLetters(page, offset, limit);
             offset += page.items().size();
         } while (!page.items().isEmpty() && offset < page.total());
+    }
+
+    /** What get says of a lease (docs/task-control.md): present exactly when held, as the model has it. */
+    private void checkLease(TaskSnapshot found, ModelTask task) {
+        if (task.state != State.HELD) {
+            if (found.lease().isPresent()) {
+                fail(Invariant.TASK_FIELDS, "get(%s) shows a lease though it is not held: %s", task.id, found.lease());
+            }
+            return;
+        }
+        long deadline = task.deadline(model.settings.processingTimeout().toMillis());
+        LeaseStatus expected = new LeaseStatus(Instant.ofEpochMilli(task.leasedAt),
+                deadline < 0 ? Optional.empty() : Optional.of(Instant.ofEpochMilli(deadline)), task.cancelRequested,
+                Optional.ofNullable(task.progress),
+                Optional.ofNullable(task.progress).map(report -> Instant.ofEpochMilli(task.progressAt)));
+        if (!found.lease().equals(Optional.of(expected))) {
+            fail(Invariant.TASK_FIELDS, "get(%s) shows the lease %s, expected %s", task.id, found.lease(), expected);
+        }
     }
 
     /** A task as the store shows it against the model; times are not specified for dead letters. */

@@ -117,6 +117,7 @@ public final class Schedule {
         private final SplittableRandom flowLimits;
         private final ScheduleSteps scheduleSteps;
         private final GroupSteps groupSteps;
+        private final TaskControlSteps taskControl;
         private long now;
         /** Whether any settings drawn had rate limits (a group may keep them after the queue's are off). */
         private boolean rateLimitsDrawn;
@@ -128,6 +129,7 @@ public final class Schedule {
             this.flowLimits = new SplittableRandom(seed ^ 0x5DEECE66DL);
             this.scheduleSteps = new ScheduleSteps(seed);
             this.groupSteps = new GroupSteps(seed, groups);
+            this.taskControl = new TaskControlSteps(seed);
         }
 
         Schedule generate(int randomSteps) {
@@ -207,6 +209,14 @@ public final class Schedule {
                 return step;
             }
             Optional<GroupName> view = groupSteps.view();
+            if (taskControl.next() && !alive().isEmpty()) {
+                ConsumerId consumer = taskControl.anyOf(alive());
+                Step step = taskControl.step(consumer, ttl());
+                if (step instanceof Step.ReportProgress) { // a heartbeat: the consumer's registration with it
+                    register(view, consumer, now + ttl());
+                }
+                return through(view, step);
+            }
             // Seeds with flow limits sometimes change them mid-run: new caps and limits, the rest as it was.
             if ((settings.hasConcurrencyCaps() || settings.hasRateLimits()) && flowLimits.nextDouble() < 0.02) {
                 settings = withFlowLimits(settings.toBuilder().partitionConcurrency(0).queueConcurrency(0)
@@ -321,7 +331,7 @@ public final class Schedule {
                 }
                 long delay = chance(0.75) ? 0 : 1 + random.nextInt(3_000);
                 tasks.add(new Step.TaskSpec("t" + nextId++, anyPartition(), priority, delay, chance(0.08),
-                        random.nextLong()));
+                        random.nextLong(), taskControl.ownTimeoutMillis()));
             }
             return new Step.Publish(tasks);
         }

@@ -1,8 +1,10 @@
 package io.ordo.simulation;
 
 import io.ordo.domain.ConsumerId;
+import io.ordo.domain.Progress;
 import io.ordo.domain.TaskId;
 import io.ordo.ports.AckOutcome;
+import io.ordo.ports.ExtendOutcome;
 import io.ordo.ports.FailOutcome;
 import io.ordo.ports.ReclaimReport;
 import io.ordo.ports.RejectOutcome;
@@ -143,10 +145,34 @@ final class SettlementInvariants {
         model.end();
     }
 
-    void onHeartbeat(ConsumerId consumer, long ttlMillis, Set<TaskId> cancelRequested, long now) {
+    void onHeartbeat(ConsumerId consumer, long ttlMillis, Map<TaskId, Progress> progress, Set<TaskId> cancelRequested,
+                     long now) {
         model.begin();
         model.registered.put(consumer, now + ttlMillis);
+        progress.forEach((id, report) -> {
+            ModelTask task = model.heldBy(id, consumer);
+            if (task != null) { // a report of a task the consumer does not hold is ignored
+                task.progress = report;
+                task.progressAt = now;
+            }
+        });
         checkCancelRequested("heartbeat", consumer, cancelRequested);
+        model.end();
+    }
+
+    void onExtend(ConsumerId consumer, List<TaskId> ids, long extensionMillis, Map<TaskId, ExtendOutcome> result,
+                  long now) {
+        model.begin();
+        outcomes.checkKeys("extendLease", result, ids, Set.of());
+        for (TaskId id : ids) {
+            ModelTask task = model.heldBy(id, consumer);
+            ExtendOutcome expected = task == null ? ExtendOutcome.LEASE_LOST
+                    : task.cancelRequested ? ExtendOutcome.CANCEL_REQUESTED : ExtendOutcome.EXTENDED;
+            outcomes.expect("extendLease", id, result.get(id), expected);
+            if (expected == ExtendOutcome.EXTENDED) {
+                task.extendedUntil = now + extensionMillis;
+            }
+        }
         model.end();
     }
 
@@ -197,16 +223,18 @@ final class SettlementInvariants {
                 }
             }
         }
-        if (model.settings.hasProcessingTimeout()) {
+        {
             long timeout = model.settings.processingTimeout().toMillis();
             List<ModelTask> late = new ArrayList<>();
             for (ModelTask task : held) {
-                if (task.state == State.HELD && task.leasedAt + timeout <= now) {
+                long deadline = task.deadline(timeout);
+                if (task.state == State.HELD && deadline >= 0 && deadline <= now) {
                     late.add(task);
                 }
             }
-            // An ordered batch shares one leasedAt, so it times out as a whole: its lowest-key task is the
-            // one timed out, the rest come back with it unprocessed (attempts - 1), as in rule 5.
+            // In an ordered batch the lowest-key late task is the one timed out, the rest after it come back
+            // with it unprocessed (attempts - 1), as in rule 5, late or not (a batch shares its leasedAt, but a
+            // task's own timeout or an extension gives it a deadline of its own).
             Map<List<Object>, ModelTask> lowest = new HashMap<>();
             for (ModelTask task : late) {
                 if (task.partition.isOrdered()) {

@@ -6,10 +6,12 @@ import io.ordo.domain.GroupName;
 import io.ordo.domain.InvalidInputException;
 import io.ordo.domain.Lease;
 import io.ordo.domain.NewTask;
+import io.ordo.domain.Progress;
 import io.ordo.domain.TaskId;
 import io.ordo.ports.AckOutcome;
 import io.ordo.ports.CancelOutcome;
 import io.ordo.ports.DeadLetterPage;
+import io.ordo.ports.ExtendOutcome;
 import io.ordo.ports.FailOutcome;
 import io.ordo.ports.PublishReceipt;
 import io.ordo.ports.QueueStats;
@@ -27,6 +29,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -285,17 +288,30 @@ final class SimulationRun {
             return render(ids, result);
         }
         if (step instanceof Step.Heartbeat heartbeat) {
-            Set<TaskId> cancelRequested = store.heartbeat(heartbeat.consumer(), Duration.ofMillis(heartbeat.ttlMillis()),
-                    Map.of());
-            checker.view(view).onHeartbeat(heartbeat.consumer(), heartbeat.ttlMillis(), cancelRequested, now);
-            return "ok";
+            return heartbeat(heartbeat.consumer(), heartbeat.ttlMillis(), Map.of(), now);
+        }
+        if (step instanceof Step.ReportProgress progress) {
+            List<TaskId> ids = named("progress", progress.consumer(), progress.selector());
+            Map<TaskId, Progress> reports = new LinkedHashMap<>();
+            ids.forEach(id -> reports.put(id, new Progress(progress.percent(), "at step " + index)));
+            return heartbeat(progress.consumer(), progress.ttlMillis(), reports, now);
+        }
+        if (step instanceof Step.ExtendLease extend) {
+            List<TaskId> ids = named("extend", extend.consumer(), extend.selector());
+            if (ids.isEmpty()) {
+                return "nothing to name";
+            }
+            Map<TaskId, ExtendOutcome> result = store.extendLease(extend.consumer(), ids,
+                    Duration.ofMillis(extend.extensionMillis()));
+            checker.view(view).onExtend(extend.consumer(), ids, extend.extensionMillis(), result, now);
+            return render(ids, result);
         }
         if (step instanceof Step.Reclaim) {
             ReclaimReport report = store.reclaim();
             checker.view(view).onReclaim(report, now);
             return "dead=" + report.deadConsumers().stream().map(ConsumerId::value).sorted().toList()
                     + " returned=" + report.returned() + " deadLettered=" + report.deadLettered()
-                    + " timedOut=" + report.timedOut();
+                    + " timedOut=" + report.timedOut() + " cancelled=" + report.cancelled();
         }
         if (step instanceof Step.Advance advance) {
             clock.advanceMillis(advance.millis());
@@ -400,7 +416,7 @@ final class SimulationRun {
             candidates.add(id);
             byte[] payload = (id + " published at step " + index).getBytes(StandardCharsets.UTF_8);
             batch.add(NewTask.builder(spec.partition(), payload).id(id).priority(spec.priority())
-                    .delay(Duration.ofMillis(spec.delayMillis())).build());
+                    .delay(Duration.ofMillis(spec.delayMillis())).timeout(Duration.ofMillis(spec.timeoutMillis())).build());
         }
         current = "publish " + batch.stream()
                 .map(task -> task.id() + "(" + task.partition() + " p" + task.priority().value() + " +"
@@ -478,6 +494,13 @@ final class SimulationRun {
     }
 
     /** Resolves a selector and records the ids in the step's description. */
+    /** A heartbeat, with progress for some tasks: its trace names the cancellations it was told of. */
+    private String heartbeat(ConsumerId consumer, long ttlMillis, Map<TaskId, Progress> progress, long now) {
+        Set<TaskId> cancelRequested = store.heartbeat(consumer, Duration.ofMillis(ttlMillis), progress);
+        checker.view(view).onHeartbeat(consumer, ttlMillis, progress, cancelRequested, now);
+        return cancelRequested.isEmpty() ? "ok" : "ok cancel-requested=" + cancelRequested.stream().sorted().toList();
+    }
+
     private List<TaskId> named(String operation, ConsumerId consumer, Selector selector) {
         List<TaskId> ids = selector.resolve(held(consumer), known);
         current = operation + " " + consumer + " " + ids;

@@ -47,11 +47,13 @@ public sealed interface Step {
      * @param reuseId     when true, the run publishes again an id it has seen instead (a duplicate, or a new
      *                    task under an id that is gone); falls back to {@code id} when it knows none
      * @param reuseChoice picks which known id
+     * @param timeoutMillis its own processing timeout; 0: the queue's
      */
     record TaskSpec(String id, Partition partition, int priority, long delayMillis, boolean reuseId,
-                    long reuseChoice) {
+                    long reuseChoice, long timeoutMillis) {
         String describe() {
-            return (reuseId ? "reuse" : id) + "(" + partition + " p" + priority + " +" + delayMillis + ")";
+            return (reuseId ? "reuse" : id) + "(" + partition + " p" + priority + " +" + delayMillis
+                    + (timeoutMillis == 0 ? "" : " timeout=" + timeoutMillis) + ")";
         }
     }
 
@@ -112,6 +114,22 @@ public sealed interface Step {
         @Override
         public String describe() {
             return "heartbeat " + consumer + " ttl=" + ttlMillis;
+        }
+    }
+
+    /** Extends the leases of tasks the consumer names (docs/task-control.md). */
+    record ExtendLease(ConsumerId consumer, Selector selector, long extensionMillis) implements Step {
+        @Override
+        public String describe() {
+            return "extend " + consumer + " " + selector.describe() + " by " + extensionMillis;
+        }
+    }
+
+    /** A heartbeat carrying progress for tasks the consumer names. */
+    record ReportProgress(ConsumerId consumer, long ttlMillis, Selector selector, int percent) implements Step {
+        @Override
+        public String describe() {
+            return "progress " + consumer + " ttl=" + ttlMillis + " " + selector.describe() + " " + percent + "%";
         }
     }
 

@@ -3,11 +3,13 @@ package io.ordo.simulation;
 import io.ordo.domain.ConsumerId;
 import io.ordo.domain.Lease;
 import io.ordo.domain.Partition;
+import io.ordo.domain.Progress;
 import io.ordo.domain.QueueSettings;
 import io.ordo.domain.TaskId;
 import io.ordo.ports.AckOutcome;
 import io.ordo.ports.CancelOutcome;
 import io.ordo.ports.DeadLetterPage;
+import io.ordo.ports.ExtendOutcome;
 import io.ordo.ports.FailOutcome;
 import io.ordo.ports.QueueStats;
 import io.ordo.ports.ReclaimReport;
@@ -66,8 +68,14 @@ final class ViewChecker {
         settlement.onRelease(consumer, ids, result, now);
     }
 
-    void onHeartbeat(ConsumerId consumer, long ttlMillis, Set<TaskId> cancelRequested, long now) {
-        settlement.onHeartbeat(consumer, ttlMillis, cancelRequested, now);
+    void onHeartbeat(ConsumerId consumer, long ttlMillis, Map<TaskId, Progress> progress, Set<TaskId> cancelRequested,
+                     long now) {
+        settlement.onHeartbeat(consumer, ttlMillis, progress, cancelRequested, now);
+    }
+
+    void onExtend(ConsumerId consumer, List<TaskId> ids, long extensionMillis, Map<TaskId, ExtendOutcome> result,
+                  long now) {
+        settlement.onExtend(consumer, ids, extensionMillis, result, now);
     }
 
     void onReclaim(ReclaimReport report, long now) {

@@ -1,13 +1,11 @@
 package io.ordo.simulation;
 
-import java.util.Set;
-import io.ordo.ports.ExtendOutcome;
-import io.ordo.domain.Progress;
 import io.ordo.domain.ConsumerId;
 import io.ordo.domain.GroupName;
 import io.ordo.domain.Lease;
 import io.ordo.domain.NewTask;
 import io.ordo.domain.Partition;
+import io.ordo.domain.Progress;
 import io.ordo.domain.QueueName;
 import io.ordo.domain.QueueSettings;
 import io.ordo.domain.Schedule;
@@ -16,6 +14,7 @@ import io.ordo.domain.TaskState;
 import io.ordo.ports.AckOutcome;
 import io.ordo.ports.CancelOutcome;
 import io.ordo.ports.DeadLetterPage;
+import io.ordo.ports.ExtendOutcome;
 import io.ordo.ports.FailOutcome;
 import io.ordo.ports.PublishReceipt;
 import io.ordo.ports.QueueInspection;
@@ -37,6 +36,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /** Wraps a correct store and breaks one promise at the port, to prove the checker notices. */
 final class FaultyTaskStore implements TaskStore {

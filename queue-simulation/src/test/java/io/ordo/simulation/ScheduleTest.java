@@ -78,6 +78,17 @@ class ScheduleTest {
     }
 
     @Test
+    void some_seeds_give_tasks_their_own_timeouts_extend_leases_and_report_progress() {
+        long withTaskControl = LongStream.rangeClosed(1, 200).filter(seed -> Schedule.generate(seed).steps().stream()
+                .map(step -> step instanceof Step.InGroup in ? in.step() : step)
+                .anyMatch(step -> step instanceof Step.ExtendLease || step instanceof Step.ReportProgress
+                        || step instanceof Step.Publish publish
+                        && publish.tasks().stream().anyMatch(task -> task.timeoutMillis() > 0))).count();
+
+        assertThat(withTaskControl).as("seeds of 1..200 with task control").isBetween(40L, 110L);
+    }
+
+    @Test
     void without_groups_a_seed_has_no_group_steps_and_a_seed_without_them_is_as_it_was() {
         for (long seed = 1; seed <= 200; seed++) {
             Schedule without = Schedule.generate(seed, SimulationOptions.DEFAULT_STEPS, false);
@@ -149,6 +160,12 @@ class ScheduleTest {
             return s.consumer();
         }
         if (step instanceof Step.Heartbeat s) {
+            return s.consumer();
+        }
+        if (step instanceof Step.ExtendLease s) {
+            return s.consumer();
+        }
+        if (step instanceof Step.ReportProgress s) {
             return s.consumer();
         }
         return null;

@@ -1,10 +1,5 @@
 package io.ordo.simulation;
 
-import java.util.HashSet;
-import java.time.Instant;
-import io.ordo.ports.LeaseStatus;
-import io.ordo.ports.ExtendOutcome;
-import io.ordo.domain.Progress;
 import io.ordo.domain.ConsumerId;
 import io.ordo.domain.DeadLetter;
 import io.ordo.domain.GroupName;
@@ -12,6 +7,7 @@ import io.ordo.domain.Lease;
 import io.ordo.domain.NewTask;
 import io.ordo.domain.OrderingKey;
 import io.ordo.domain.Partition;
+import io.ordo.domain.Progress;
 import io.ordo.domain.PublishRules;
 import io.ordo.domain.QueueName;
 import io.ordo.domain.QueueSettings;
@@ -23,7 +19,9 @@ import io.ordo.ports.AckOutcome;
 import io.ordo.ports.CancelOutcome;
 import io.ordo.ports.Clock;
 import io.ordo.ports.DeadLetterPage;
+import io.ordo.ports.ExtendOutcome;
 import io.ordo.ports.FailOutcome;
+import io.ordo.ports.LeaseStatus;
 import io.ordo.ports.PublishOutcome;
 import io.ordo.ports.PublishReceipt;
 import io.ordo.ports.QueueInspection;
@@ -39,12 +37,14 @@ import io.ordo.ports.TaskSnapshot;
 import io.ordo.ports.TaskStore;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -90,9 +90,28 @@ final class SimpleTaskStore implements TaskStore {
         long deadAt;
         long deathOrder;
         boolean cancelRequested;
+        long extendedUntil = -1;
+        Progress progress;
+        long progressAt;
 
         Entry(Task task) {
             this.task = task;
+        }
+
+        void leaveHolder() {
+            holder = null;
+            cancelRequested = false;
+            extendedUntil = -1;
+            progress = null;
+        }
+
+        /** When a live holder loses it, or -1: an extension, else its own timeout or the queue's after the lease. */
+        long deadline(long queueTimeoutMillis) {
+            if (extendedUntil >= 0) {
+                return extendedUntil;
+            }
+            long timeout = task.timeout().isZero() ? queueTimeoutMillis : task.timeout().toMillis();
+            return timeout > 0 ? leasedAt + timeout : -1;
         }
 
         boolean waiting() {
@@ -280,8 +299,7 @@ final class SimpleTaskStore implements TaskStore {
                 if (quirks.contains(Quirk.RETRY_MOVES_ORDERED_TASK) && entry.task.partition().isOrdered()) {
                     movedDue.put(entry.task.id(), entry.task.readyAt());
                 }
-                entry.holder = null;
-                entry.cancelRequested = false;
+                entry.leaveHolder();
             }
         }
         for (Entry entry : batch) {
@@ -299,8 +317,7 @@ final class SimpleTaskStore implements TaskStore {
             return false;
         }
         entry.task = entry.task.withAttempts(entry.task.attempts() - 1);
-        entry.holder = null;
-        entry.cancelRequested = false;
+        entry.leaveHolder();
         return true;
     }
 
@@ -377,6 +394,13 @@ final class SimpleTaskStore implements TaskStore {
     @Override
     public Set<TaskId> heartbeat(ConsumerId consumer, Duration ttl, Map<TaskId, Progress> progress) {
         consumers.put(consumer, clock.millis() + ttl.toMillis());
+        progress.forEach((id, report) -> {
+            Entry entry = entries.get(id);
+            if (entry != null && consumer.equals(entry.holder)) {
+                entry.progress = report;
+                entry.progressAt = clock.millis();
+            }
+        });
         Set<TaskId> cancelRequested = new HashSet<>();
         entries.forEach((id, entry) -> {
             if (consumer.equals(entry.holder) && entry.cancelRequested) {
@@ -388,7 +412,19 @@ final class SimpleTaskStore implements TaskStore {
 
     @Override
     public Map<TaskId, ExtendOutcome> extendLease(ConsumerId consumer, Collection<TaskId> ids, Duration extension) {
-        throw new UnsupportedOperationException("the simulation's steps do not extend leases");
+        Map<TaskId, ExtendOutcome> result = new LinkedHashMap<>();
+        for (TaskId id : ids) {
+            Entry entry = entries.get(id);
+            if (entry == null || !consumer.equals(entry.holder)) {
+                result.put(id, ExtendOutcome.LEASE_LOST);
+            } else if (entry.cancelRequested) {
+                result.put(id, ExtendOutcome.CANCEL_REQUESTED);
+            } else {
+                entry.extendedUntil = clock.millis() + extension.toMillis();
+                result.put(id, ExtendOutcome.EXTENDED);
+            }
+        }
+        return result;
     }
 
     @Override
@@ -411,7 +447,8 @@ final class SimpleTaskStore implements TaskStore {
                 continue;
             }
             boolean consumerDead = dead.contains(entry.holder);
-            boolean late = !consumerDead && settings.hasProcessingTimeout() && entry.leasedAt + timeout <= now;
+            long deadline = entry.deadline(timeout);
+            boolean late = !consumerDead && deadline >= 0 && deadline <= now;
             if (!consumerDead && !late) {
                 continue;
             }
@@ -429,11 +466,10 @@ final class SimpleTaskStore implements TaskStore {
             }
             if (entry.task.attempts() >= settings.maxAttempts()) {
                 die(entry, consumerDead ? "consumer " + entry.holder + " stopped heartbeating"
-                        : "processing timed out after " + timeout + " ms", now);
+                        : "processing timed out after " + (deadline - entry.leasedAt) + " ms", now);
                 deadLetters++;
             } else {
-                entry.holder = null;
-                entry.cancelRequested = false;
+                entry.leaveHolder();
                 returned++;
             }
         }
@@ -449,11 +485,11 @@ final class SimpleTaskStore implements TaskStore {
                 cancelled++;
             } else if (first.task.attempts() >= settings.maxAttempts()) {
                 timedOut++;
-                die(first, "processing timed out after " + timeout + " ms", now);
+                die(first, "processing timed out after " + (first.deadline(timeout) - first.leasedAt) + " ms", now);
                 deadLetters++;
             } else {
                 timedOut++;
-                first.holder = null;
+                first.leaveHolder();
                 returned++;
             }
             for (Entry entry : rest) {
@@ -499,11 +535,12 @@ final class SimpleTaskStore implements TaskStore {
         if (entry.holder == null) {
             return Optional.of(TaskSnapshot.unheld(entry.task, state));
         }
-        Optional<Instant> deadline = settings.hasProcessingTimeout()
-                ? Optional.of(Instant.ofEpochMilli(entry.leasedAt + settings.processingTimeout().toMillis()))
-                : Optional.empty();
+        long deadline = entry.deadline(settings.processingTimeout().toMillis());
         return Optional.of(TaskSnapshot.held(entry.task, entry.holder, new LeaseStatus(
-                Instant.ofEpochMilli(entry.leasedAt), deadline, entry.cancelRequested, Optional.empty(), Optional.empty())));
+                Instant.ofEpochMilli(entry.leasedAt),
+                deadline < 0 ? Optional.empty() : Optional.of(Instant.ofEpochMilli(deadline)), entry.cancelRequested,
+                Optional.ofNullable(entry.progress),
+                Optional.ofNullable(entry.progress).map(report -> Instant.ofEpochMilli(entry.progressAt)))));
     }
 
     @Override
@@ -625,8 +662,7 @@ final class SimpleTaskStore implements TaskStore {
 
     private void die(Entry entry, String reason, long now) {
         entry.dead = true;
-        entry.holder = null;
-        entry.cancelRequested = false;
+        entry.leaveHolder();
         entry.reason = reason;
         entry.deadAt = now;
         entry.deathOrder = ++deaths;

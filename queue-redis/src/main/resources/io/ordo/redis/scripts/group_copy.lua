@@ -48,6 +48,10 @@ O.verify_fixed()
 for _, c in ipairs(copies) do O.verify_joining(c[3].code) end
 local marked = {}
 for _, c in ipairs(copies) do
+    -- a task with its own timeout: the new group's consumes look for it, as its publish made the other's
+    if counter('ownTimeouts') == 0 and O.extras_timeout(c[3].tail, 3 + #c[3].code) then
+        O.set_counter('ownTimeouts', 1)
+    end
     O.records_shared = c[4]
     put_waiting(c[1], c[3])
     marked[#marked + 1] = c[1]

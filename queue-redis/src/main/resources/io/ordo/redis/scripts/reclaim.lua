@@ -216,12 +216,15 @@ elseif s.processing_timeout > 0 or controlled then
         if r then
             local id, m, timeout = o.id, o.m, o.timeout
             if is_ordered(r.code) then
-                -- the batch's first task held (it may be in a page not scanned yet) is the one timed out
-                local first = call('ZRANGE', flight_key(r.code), 0, 0)[1]
-                local fr = first and first ~= m and load_held(o.holder, member_id(first))
-                local first_deadline = fr and O.deadline_of(member_id(first), fr.at)
-                if first_deadline and first_deadline <= NOW then
-                    id, m, r, timeout = member_id(first), first, fr, first_deadline - fr.at
+                -- the batch's lowest late task (it may be in a page not scanned yet, or have a deadline of
+                -- its own) is the one timed out
+                for _, before in ipairs(call('ZRANGEBYLEX', flight_key(r.code), '-', '(' .. m)) do
+                    local br = load_held(o.holder, member_id(before))
+                    local deadline = br and O.deadline_of(member_id(before), br.at)
+                    if deadline and deadline <= NOW then
+                        id, m, r, timeout = member_id(before), before, br, deadline - br.at
+                        break
+                    end
                 end
             end
             local cancel = O.cancel_requested(id)
