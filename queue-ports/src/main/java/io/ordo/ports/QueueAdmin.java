@@ -21,6 +21,9 @@ public interface QueueAdmin extends QueueBound {
     /** Lifts a block at once. */
     void unblockPartition(Partition partition);
 
-    /** Deletes waiting (or dead) tasks; tasks in flight are left alone. */
+    /**
+     * Deletes waiting (or dead) tasks; marks tasks in flight, whose holder learns it with its next heartbeat or
+     * fetch and which end as cancelled when they leave its hands (docs/task-control.md).
+     */
     Map<TaskId, CancelOutcome> cancel(Collection<TaskId> ids);
 }
