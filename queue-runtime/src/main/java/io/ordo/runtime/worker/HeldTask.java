@@ -3,6 +3,7 @@ package io.ordo.runtime.worker;
 import io.ordo.domain.Lease;
 import io.ordo.domain.Partition;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
@@ -17,6 +18,9 @@ final class HeldTask {
 
     final Lease lease;
     final Incarnation incarnation;
+    /** {@link #deadline}: nothing but the holder's death ends the lease. */
+    static final long NO_DEADLINE = -1;
+
     /** When the fetch that leased it returned, on the worker's clock: the processing timeout counts from here. */
     final long leasedAt;
     private final AtomicReference<State> state = new AtomicReference<>(State.QUEUED);
@@ -27,6 +31,15 @@ final class HeldTask {
         this.lease = lease;
         this.incarnation = incarnation;
         this.leasedAt = leasedAt;
+    }
+
+    /**
+     * When the worker gives up on it, on the worker's clock, or {@link #NO_DEADLINE}: its own processing timeout,
+     * else {@code queueTimeout} (zero: none), after it was leased.
+     */
+    long deadline(Duration queueTimeout) {
+        Duration timeout = lease.task().timeoutOr(queueTimeout);
+        return timeout.isZero() ? NO_DEADLINE : leasedAt + timeout.toMillis();
     }
 
     /** The handler thread may run it: nobody released it first. */

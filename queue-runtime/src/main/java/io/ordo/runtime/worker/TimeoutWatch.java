@@ -9,13 +9,14 @@ import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * Gives up on tasks held longer than the queue's processing timeout (docs/decisions/hung-handlers.md):
+ * Gives up on tasks held past their deadline: their own processing timeout, else the queue's
+ * (docs/decisions/hung-handlers.md):
  * a running one's handler is interrupted and its outcome will be dropped, a queued one never starts;
  * both leave the prefetch, and a thread stuck in a handler is replaced so the worker keeps its
  * capacity. The store's reaper returns them to the queue, the attempt counted.
  */
 final class TimeoutWatch {
-    /** How often the watch looks for a processing timeout while the queue sets none. */
+    /** How often the watch looks for a deadline while neither the queue nor a held task sets a timeout. */
     private static final Duration IDLE_INTERVAL = Duration.ofSeconds(1);
 
     private final QueueName queue;
@@ -29,7 +30,7 @@ final class TimeoutWatch {
     private final Supplier<Duration> processingTimeout;
     private PeriodicJob watch;
 
-    /** @param processingTimeout the queue's processing timeout as last heard (zero: none) */
+    /** @param processingTimeout the queue's processing timeout as last heard (zero: none); a task's own replaces it */
     TimeoutWatch(QueueName queue, Logger log, Clock clock, Scheduler scheduler, HeldTasks held, Settler settler,
                  WorkerListener listener, HandlerThreads threads, Supplier<Duration> processingTimeout) {
         this.queue = queue;
@@ -55,10 +56,10 @@ final class TimeoutWatch {
         }
     }
 
-    /** Held longer than the queue's processing timeout: the store takes it back from this worker at its next reclaim. */
+    /** Held past its deadline: the store takes it back from this worker at its next reclaim. */
     boolean overdue(HeldTask task, long now) {
-        Duration timeout = processingTimeout.get();
-        return !timeout.isZero() && now - task.leasedAt >= timeout.toMillis();
+        long deadline = task.deadline(processingTimeout.get());
+        return deadline != HeldTask.NO_DEADLINE && now >= deadline;
     }
 
     /** Settles as timed out those of the tasks that never started (the rest of a batch found overdue). */
@@ -92,21 +93,17 @@ final class TimeoutWatch {
         }
     }
 
-    /** Gives up on every task held past the processing timeout. */
+    /** Gives up on every task held past its deadline. */
     private void giveUpOverdue() {
-        Duration timeout = processingTimeout.get();
-        if (timeout.isZero()) {
-            return;
-        }
         long now = clock.millis();
         for (HeldTask task : held.snapshot()) {
             if (!overdue(task, now)) {
                 continue;
             }
             if (task.claimTimedOut(threads::addReplacement)) {
-                log.warn("queue {}: task {} still running after the processing timeout of {} ms; giving up on it"
+                log.warn("queue {}: task {} still running {} ms after it was leased, past its deadline; giving up on it"
                                 + " (the reaper returns it), interrupting its handler; {} handler thread(s) replaced",
-                        queue, task.lease.id(), processingTimeout.get().toMillis(), threads.replacements());
+                        queue, task.lease.id(), now - task.leasedAt, threads.replacements());
                 settler.settled(task, Settlement.TIMED_OUT);
                 task.interruptRunner();
             } else if (task.claimQueued()) {
@@ -115,8 +112,15 @@ final class TimeoutWatch {
         }
     }
 
+    /** A tenth of the shortest timeout among the queue's and the held tasks' own (10 ms..1 s); 1 s if none. */
     private Duration interval() {
-        Duration timeout = processingTimeout.get();
-        return timeout.isZero() ? IDLE_INTERVAL : Duration.ofMillis(Math.max(10, Math.min(1000, timeout.toMillis() / 10)));
+        long shortest = processingTimeout.get().toMillis();
+        for (HeldTask task : held.snapshot()) {
+            long own = task.lease.task().timeout().toMillis();
+            if (own > 0 && (shortest == 0 || own < shortest)) {
+                shortest = own;
+            }
+        }
+        return shortest == 0 ? IDLE_INTERVAL : Duration.ofMillis(Math.max(10, Math.min(1000, shortest / 10)));
     }
 }
