@@ -110,6 +110,7 @@ public final class WorkerMetrics implements WorkerListener {
             case RETRIED -> retried.increment();
             case DEAD_LETTERED -> deadLettered.increment();
             case RATE_LIMITED -> rateLimited.increment();
+            case CANCELLED -> { } // deleted by the store, not returned
             default -> returned.get(settlement).increment();
         }
     }

@@ -10,11 +10,11 @@ import java.util.function.BooleanSupplier;
 
 /**
  * A task the worker holds. Its state changes by compare-and-set, so exactly one of the handler
- * thread (start, then settle), shutdown (release) and the processing timeout (give up) decides
- * what happens to it.
+ * thread (start, then settle), shutdown (release) and a give-up (past its deadline, or a cancelled
+ * task's handler that ignores its interrupt) decides what happens to it.
  */
 final class HeldTask {
-    enum State { QUEUED, RUNNING, DONE, TIMED_OUT }
+    enum State { QUEUED, RUNNING, DONE, GIVEN_UP }
 
     final Lease lease;
     final Incarnation incarnation;
@@ -26,6 +26,10 @@ final class HeldTask {
     private final AtomicReference<State> state = new AtomicReference<>(State.QUEUED);
     private Thread runner;
     private boolean threadReplaced;
+    /** Its handler was told its cancellation was asked (docs/task-control.md). */
+    private volatile boolean cancelRequested;
+    /** Its handler was interrupted because it had not stopped within the cancel grace. */
+    private boolean interruptedForCancel;
 
     HeldTask(Lease lease, Incarnation incarnation, long leasedAt) {
         this.lease = lease;
@@ -54,9 +58,44 @@ final class HeldTask {
         return false;
     }
 
-    /** The handler returned: from now on a give-up must not interrupt this thread, which runs other tasks. */
-    synchronized void handlerReturned() {
+    /**
+     * The handler returned: from now on a give-up must not interrupt this thread, which runs other tasks.
+     * Whether its cancellation had been asked by then (the handler could know).
+     */
+    synchronized boolean handlerReturned() {
         runner = null;
+        return cancelRequested;
+    }
+
+    /**
+     * Its cancellation was asked: true the first time, while it waits or its handler runs; false once the
+     * handler has returned (its outcome stands) or the task left the worker's hands.
+     */
+    synchronized boolean requestCancel() {
+        State now = state.get();
+        if (cancelRequested || !(now == State.QUEUED || now == State.RUNNING && runner != null)) {
+            return false;
+        }
+        cancelRequested = true;
+        return true;
+    }
+
+    boolean cancelRequested() {
+        return cancelRequested;
+    }
+
+    /** Interrupts its handler, if that still runs it, for not stopping within the cancel grace; whether it did. */
+    synchronized boolean interruptForCancel() {
+        if (!cancelRequested || runner == null || state.get() != State.RUNNING) {
+            return false;
+        }
+        interruptedForCancel = true;
+        runner.interrupt();
+        return true;
+    }
+
+    synchronized boolean interruptedForCancel() {
+        return interruptedForCancel;
     }
 
     /** Its handler finished and the worker may settle it: shutdown did not release it meanwhile. */
@@ -70,12 +109,12 @@ final class HeldTask {
     }
 
     /**
-     * Takes a running task held longer than the processing timeout, to give up on it: its outcome
-     * will be dropped when (if ever) its handler returns. {@code replaceThread} runs only if it was
+     * Takes a running task to give up on it (past its deadline, or cancelled and deaf to its interrupt): its
+     * outcome will be dropped when (if ever) its handler returns. {@code replaceThread} runs only if it was
      * taken, and under this task's lock, so {@link #wasThreadReplaced} never misses its answer.
      */
-    synchronized boolean claimTimedOut(BooleanSupplier replaceThread) {
-        if (!state.compareAndSet(State.RUNNING, State.TIMED_OUT)) {
+    synchronized boolean claimGivenUp(BooleanSupplier replaceThread) {
+        if (!state.compareAndSet(State.RUNNING, State.GIVEN_UP)) {
             return false;
         }
         threadReplaced = replaceThread.getAsBoolean();
@@ -89,8 +128,8 @@ final class HeldTask {
         }
     }
 
-    boolean timedOut() {
-        return state.get() == State.TIMED_OUT;
+    boolean givenUp() {
+        return state.get() == State.GIVEN_UP;
     }
 
     /** A handler thread was added in place of the one stuck in this task's handler. */

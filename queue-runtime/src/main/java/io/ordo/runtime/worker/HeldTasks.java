@@ -5,6 +5,7 @@ import io.ordo.ports.Ticker;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -69,6 +70,27 @@ final class HeldTasks {
 
     int size() {
         return tasks.size();
+    }
+
+    /** The delivery of that task the worker holds, if any. */
+    HeldTask get(TaskId id) {
+        return tasks.get(id);
+    }
+
+    /**
+     * The tasks held under the same name after {@code task} in its ordered partition, in order: what the store
+     * returns with it when it is given back (none for a regular task).
+     */
+    List<HeldTask> laterInBatch(HeldTask task) {
+        if (!task.lease.partition().isOrdered()) {
+            return List.of();
+        }
+        long seq = task.lease.task().seq();
+        return tasks.values().stream()
+                .filter(other -> other.lease.partition().equals(task.lease.partition())
+                        && other.lease.consumer().equals(task.lease.consumer()) && other.lease.task().seq() > seq)
+                .sorted(Comparator.comparingLong(other -> other.lease.task().seq()))
+                .toList();
     }
 
     /**

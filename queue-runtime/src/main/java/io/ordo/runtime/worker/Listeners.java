@@ -35,6 +35,11 @@ final class Listeners implements WorkerListener {
     }
 
     @Override
+    public void taskCancelled(Lease lease, CancelledRun run) {
+        each(listener -> listener.taskCancelled(lease, run));
+    }
+
+    @Override
     public void taskSettled(Lease lease, Settlement settlement) {
         each(listener -> listener.taskSettled(lease, settlement));
     }

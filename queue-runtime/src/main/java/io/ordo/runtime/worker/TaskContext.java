@@ -12,15 +12,20 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 
-/** The delivery a handler is working on: which task, which attempt, and whether the worker is stopping. */
+/**
+ * The delivery a handler is working on: which task, which attempt, whether the worker is stopping or the
+ * task's cancellation was asked (docs/task-control.md).
+ */
 public final class TaskContext {
     private final QueueName queue;
+    private final HeldTask task;
     private final Lease lease;
     private final BooleanSupplier stopping;
 
-    TaskContext(QueueName queue, Lease lease, BooleanSupplier stopping) {
+    TaskContext(QueueName queue, HeldTask task, BooleanSupplier stopping) {
         this.queue = queue;
-        this.lease = lease;
+        this.task = task;
+        this.lease = task.lease;
         this.stopping = stopping;
     }
 
@@ -79,5 +84,17 @@ public final class TaskContext {
      */
     public boolean isStopping() {
         return stopping.getAsBoolean();
+    }
+
+    /**
+     * True once the worker has heard that the task's cancellation was asked (from its next heartbeat or fetch
+     * after the cancel; docs/task-control.md). A long handler should look now and then and stop: return or
+     * throw, it makes no difference, the task is deleted. One still running after the worker's
+     * {@code cancelGrace} is interrupted, and one that ignores the interrupt is given up
+     * (docs/decisions/cancelling-running-tasks.md). A handler that returned before this turned true keeps its
+     * outcome. Reads a field: cheap enough for a tight loop.
+     */
+    public boolean isCancelled() {
+        return task.cancelRequested();
     }
 }

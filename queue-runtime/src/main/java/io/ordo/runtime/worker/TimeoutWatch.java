@@ -73,23 +73,13 @@ final class TimeoutWatch {
      * the timeout would have: its handler interrupted and its thread replaced, its outcome dropped.
      */
     void giveUpRedelivered(HeldTask previous) {
-        if (previous.claimTimedOut(threads::addReplacement)) {
+        if (threads.giveUp(previous)) {
             log.warn("queue {}: task {} delivered again while its previous run is still going (the reaper returned"
-                            + " it); giving up on it, interrupting its handler; {} handler thread(s) replaced",
+                            + " it); gave up on it, interrupting its handler; {} handler thread(s) replaced",
                     queue, previous.lease.id(), threads.replacements());
             listener.taskSettled(previous.lease, Settlement.TIMED_OUT);
-            previous.interruptRunner();
         } else if (previous.claimQueued()) {
             listener.taskSettled(previous.lease, Settlement.TIMED_OUT);
-        }
-    }
-
-    /** A handler the timeout gave up on returned after all: its outcome is dropped, its replacement thread retired. */
-    void handlerReturnedAfterTimeout(HeldTask task, Duration took) {
-        log.info("queue {}: the handler of task {} returned after {} ms, past the processing timeout; its outcome is dropped",
-                queue, task.lease.id(), took.toMillis());
-        if (task.wasThreadReplaced()) {
-            threads.retireReplacement();
         }
     }
 
@@ -100,12 +90,11 @@ final class TimeoutWatch {
             if (!overdue(task, now)) {
                 continue;
             }
-            if (task.claimTimedOut(threads::addReplacement)) {
-                log.warn("queue {}: task {} still running {} ms after it was leased, past its deadline; giving up on it"
+            if (threads.giveUp(task)) {
+                log.warn("queue {}: task {} still running {} ms after it was leased, past its deadline; gave up on it"
                                 + " (the reaper returns it), interrupting its handler; {} handler thread(s) replaced",
                         queue, task.lease.id(), now - task.leasedAt, threads.replacements());
                 settler.settled(task, Settlement.TIMED_OUT);
-                task.interruptRunner();
             } else if (task.claimQueued()) {
                 settler.settled(task, Settlement.TIMED_OUT);
             }

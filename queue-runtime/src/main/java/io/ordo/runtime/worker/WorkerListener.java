@@ -18,8 +18,18 @@ public interface WorkerListener {
     default void taskStarted(Lease lease) {
     }
 
-    /** A handler returned (or threw) after {@code took}; {@code error} is present when it threw. */
+    /**
+     * A handler returned (or threw) after {@code took}; {@code error} is present when it threw. Not told of a
+     * handler told its task was cancelled: {@link #taskCancelled} is, in its place.
+     */
     default void handlerFinished(Lease lease, Outcome outcome, Throwable error, Duration took) {
+    }
+
+    /**
+     * The run of a task whose cancellation was asked ended as {@code run} (its settlement follows:
+     * {@link Settlement#CANCELLED} as a rule).
+     */
+    default void taskCancelled(Lease lease, CancelledRun run) {
     }
 
     /** A task left the worker's hands. */
