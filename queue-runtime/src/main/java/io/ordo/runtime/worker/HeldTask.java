@@ -2,6 +2,7 @@ package io.ordo.runtime.worker;
 
 import io.ordo.domain.Lease;
 import io.ordo.domain.Partition;
+import io.ordo.domain.Progress;
 
 import java.time.Duration;
 import java.util.List;
@@ -30,6 +31,10 @@ final class HeldTask {
     private volatile boolean cancelRequested;
     /** Its handler was interrupted because it had not stopped within the cancel grace. */
     private boolean interruptedForCancel;
+    /** The deadline its handler's last lease extension set, on the worker's clock, or {@link #NO_DEADLINE}. */
+    private volatile long extendedUntil = NO_DEADLINE;
+    /** What its handler last reported and no heartbeat has carried yet. */
+    private final AtomicReference<Progress> unsentProgress = new AtomicReference<>();
 
     HeldTask(Lease lease, Incarnation incarnation, long leasedAt) {
         this.lease = lease;
@@ -38,12 +43,30 @@ final class HeldTask {
     }
 
     /**
-     * When the worker gives up on it, on the worker's clock, or {@link #NO_DEADLINE}: its own processing timeout,
-     * else {@code queueTimeout} (zero: none), after it was leased.
+     * When the worker gives up on it, on the worker's clock, or {@link #NO_DEADLINE}: as its last lease extension
+     * set, else its own processing timeout or {@code queueTimeout} (zero: none) after it was leased.
      */
     long deadline(Duration queueTimeout) {
+        if (extendedUntil != NO_DEADLINE) {
+            return extendedUntil;
+        }
         Duration timeout = lease.task().timeoutOr(queueTimeout);
         return timeout.isZero() ? NO_DEADLINE : leasedAt + timeout.toMillis();
+    }
+
+    /** The store moved its deadline to {@code until} (on the worker's clock, taken before asking). */
+    void extendedUntil(long until) {
+        extendedUntil = until;
+    }
+
+    /** Its handler's latest report, replacing one no heartbeat has carried yet. */
+    void reportProgress(Progress report) {
+        unsentProgress.set(report);
+    }
+
+    /** The report for the next heartbeat to carry, if there is a new one; the next call answers null. */
+    Progress takeProgress() {
+        return unsentProgress.getAndSet(null);
     }
 
     /** The handler thread may run it: nobody released it first. */

@@ -15,7 +15,6 @@ import org.slf4j.Logger;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -25,7 +24,7 @@ import java.util.function.BiConsumer;
  * Keeps the worker's consumer names alive and returns what dead consumers held: heartbeats for each
  * name still in use (its {@linkplain Incarnation incarnations}), the reaper, and the queue's settings
  * the heartbeats bring back (its heartbeat TTL and processing timeout, and which held tasks' cancellation was
- * asked). A name whose fetch lost its
+ * asked); they carry the handlers' progress reports. A name whose fetch lost its
  * answer is retired; fetching goes on under a new one (docs/decisions/worker-backend-outage.md).
  */
 final class Liveness {
@@ -42,6 +41,7 @@ final class Liveness {
     private final BackendStatus backend;
     private final StoreClosedAlarm storeClosed;
     private final WorkerListener listeners;
+    private final HeldTasks held;
     private final BiConsumer<ConsumerId, Set<TaskId>> cancelRequested;
     private final List<Incarnation> incarnations = new CopyOnWriteArrayList<>();
     private final AtomicInteger incarnationCount = new AtomicInteger();
@@ -53,11 +53,12 @@ final class Liveness {
 
     /**
      * @param options         the consumer name and the heartbeat and reaper intervals, if set
+     * @param held            what the heartbeats carry their handlers' progress reports for
      * @param cancelRequested told of the tasks a heartbeat says were asked to be cancelled, and under which name
      */
     Liveness(TaskConsuming store, QueueMaintenance maintenance, Logger log, WorkerOptions options, Clock clock,
              Scheduler scheduler, BackendStatus backend, StoreClosedAlarm storeClosed, WorkerListener listeners,
-             BiConsumer<ConsumerId, Set<TaskId>> cancelRequested) {
+             HeldTasks held, BiConsumer<ConsumerId, Set<TaskId>> cancelRequested) {
         this.store = store;
         this.maintenance = maintenance;
         this.queue = store.queue();
@@ -68,6 +69,7 @@ final class Liveness {
         this.backend = backend;
         this.storeClosed = storeClosed;
         this.listeners = listeners;
+        this.held = held;
         this.cancelRequested = cancelRequested;
     }
 
@@ -137,7 +139,9 @@ final class Liveness {
                     continue;
                 }
                 long startedAt = clock.millis();
-                Set<TaskId> cancelled = store.heartbeat(incarnation.consumer, heartbeatTtl, Map.of());
+                // a report lost with a failed heartbeat is not sent again: the handler's next one is
+                Set<TaskId> cancelled = store.heartbeat(incarnation.consumer, heartbeatTtl,
+                        held.takeProgress(incarnation));
                 incarnation.renewed(startedAt);
                 cancelRequested.accept(incarnation.consumer, cancelled);
             }

@@ -33,6 +33,7 @@ final class TaskRunner<T> {
     private final TimeoutWatch timeouts;
     private final HandlerThreads threads;
     private final Cancellations cancellations;
+    private final TaskLeases leases;
     private final Supplier<Duration> heartbeatTtl;
     private final WorkerListener listener;
     private final HandlerFailureLog failures;
@@ -48,7 +49,7 @@ final class TaskRunner<T> {
      */
     TaskRunner(QueueName queue, Logger log, Class<T> type, TaskHandler<? super T> handler, PayloadCodec codec,
                Clock clock, Ticker ticker, Settler settler, TimeoutWatch timeouts, HandlerThreads threads,
-               Cancellations cancellations, Supplier<Duration> heartbeatTtl,
+               Cancellations cancellations, TaskLeases leases, Supplier<Duration> heartbeatTtl,
                WorkerListener listener, HandlerFailureLog failures, Backoff retryDelay,
                BooleanSupplier stopping, DeliveryInterceptor interceptor) {
         this.queue = queue;
@@ -62,6 +63,7 @@ final class TaskRunner<T> {
         this.timeouts = timeouts;
         this.threads = threads;
         this.cancellations = cancellations;
+        this.leases = leases;
         this.heartbeatTtl = heartbeatTtl;
         this.listener = listener;
         this.failures = failures;
@@ -104,7 +106,7 @@ final class TaskRunner<T> {
         Lease lease = task.lease;
         listener.taskStarted(lease);
         long startNanos = ticker.nanos();
-        HandlerResult result = intercepted(new TaskContext(queue, task, stopping));
+        HandlerResult result = intercepted(new TaskContext(queue, task, stopping, leases));
         Outcome outcome = result.outcome();
         Throwable error = result.error();
         Duration took = Duration.ofNanos(ticker.nanos() - startNanos);

@@ -95,7 +95,7 @@ public final class Worker<T> implements AutoCloseable {
         held = new HeldTasks(slots::wake, ticker);
         StoreClosedAlarm storeClosed = new StoreClosedAlarm(log, queue, this::consumer,
                 () -> threads("stop-on-closed-store").newThread(this::stop).start());
-        liveness = new Liveness(store, store, log, options, clock, scheduler, backend, storeClosed, listeners,
+        liveness = new Liveness(store, store, log, options, clock, scheduler, backend, storeClosed, listeners, held,
                 this::cancelRequested);
         IntFunction<Duration> outageBackoff = new Backoff(options.outageBackoff(), builder.random);
         settler = new Settler(store, store, log, held, listeners, backend, settlePause, outageBackoff, storeClosed, slots,
@@ -106,8 +106,9 @@ public final class Worker<T> implements AutoCloseable {
         cancellations = new Cancellations(queue, log, held, settler, handlers, scheduler, listeners,
                 options.cancelGrace());
         BooleanSupplier isStopping = () -> stopping; // every task's context asks this: one object, not one per task
+        TaskLeases leases = new TaskLeases(store, clock, liveness::processingTimeout, cancellations, listeners);
         TaskRunner<T> runner = new TaskRunner<>(queue, log, builder.type, builder.handler, builder.codec, clock, ticker,
-                settler, timeouts, handlers, cancellations, liveness::heartbeatTtl, listeners,
+                settler, timeouts, handlers, cancellations, leases, liveness::heartbeatTtl, listeners,
                 new HandlerFailureLog(log, queue, clock), new Backoff(options.retryPolicy(), builder.random), isStopping,
                 DeliveryInterceptor.chain(builder.interceptors));
         Dispatcher dispatcher = new Dispatcher(held, slots, settler, timeouts, cancellations, handlers, runner::run,

@@ -1,6 +1,7 @@
 package io.ordo.runtime.worker;
 
 import io.ordo.domain.Lease;
+import io.ordo.ports.ExtendOutcome;
 import io.ordo.ports.ScheduleFiring;
 
 import java.time.Duration;
@@ -30,6 +31,10 @@ public interface WorkerListener {
      * {@link Settlement#CANCELLED} as a rule).
      */
     default void taskCancelled(Lease lease, CancelledRun run) {
+    }
+
+    /** A handler asked to extend its task's lease ({@link TaskContext#extendLease}); the store answered {@code outcome}. */
+    default void leaseExtended(Lease lease, ExtendOutcome outcome) {
     }
 
     /** A task left the worker's hands. */
