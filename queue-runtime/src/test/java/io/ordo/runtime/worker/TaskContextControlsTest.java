@@ -47,10 +47,12 @@ class TaskContextControlsTest {
     @Test
     void progress_reported_by_a_handler_reaches_the_store_with_the_next_heartbeat_the_latest_report_only() {
         harness.publish(Partition.regular("reports"), "report");
+        CountDownLatch report = new CountDownLatch(1);
         CountDownLatch firstReported = new CountDownLatch(1);
         CountDownLatch reportMore = new CountDownLatch(1);
         CountDownLatch moreReported = new CountDownLatch(1);
         harness.start((payload, context) -> {
+            report.await();
             context.reportProgress(40, "halfway");
             firstReported.countDown();
             reportMore.await();
@@ -60,7 +62,8 @@ class TaskContextControlsTest {
             finish.await();
             return Outcome.success();
         });
-        scheduler.runDue();
+        scheduler.runDue(); // the first heartbeat, before the report
+        report.countDown();
         await(firstReported);
         assertThat(lease("report").progress()).as("no call of its own: it waits for the heartbeat").isEmpty();
 
