@@ -35,8 +35,18 @@ public final class MetricNames {
     public static final String DEAD_LETTERED = "ordo.tasks.dead.lettered";
     /** Counter: tasks returned unprocessed because their partition is rate-limited. */
     public static final String RATE_LIMITED = "ordo.tasks.rate.limited";
-    /** Counter: tasks returned unprocessed, tagged {@code reason} (shutdown, batch, lease_lost, abandoned). */
+    /**
+     * Counter: tasks returned unprocessed, tagged {@code reason} (shutdown, batch, lease_lost, abandoned, timed_out,
+     * passed_on).
+     */
     public static final String RETURNED = "ordo.tasks.returned";
+    /**
+     * Counter: tasks whose cancellation this worker heard of while it held them, tagged {@code outcome}
+     * (not_started, stopped, interrupted, abandoned: how their run ended; docs/task-control.md).
+     */
+    public static final String CANCELLED = "ordo.tasks.cancelled";
+    /** Counter: lease extensions handlers asked for, tagged {@code outcome} (extended, cancel_requested, lease_lost). */
+    public static final String LEASE_EXTENSIONS = "ordo.lease.extensions";
     /** Timer: how long handlers took, tagged {@code result} (success, failure). */
     public static final String PROCESSING_TIME = "ordo.task.processing";
     /** Timer: how long fetches took, tagged {@code result} (tasks, empty, error); an empty fetch waited for work. */

@@ -7,8 +7,10 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.ordo.domain.Lease;
 import io.ordo.domain.QueueName;
+import io.ordo.ports.ExtendOutcome;
 import io.ordo.ports.QueueBound;
 import io.ordo.ports.ScheduleFiring;
+import io.ordo.runtime.worker.CancelledRun;
 import io.ordo.runtime.worker.Outcome;
 import io.ordo.runtime.worker.Settlement;
 import io.ordo.runtime.worker.Worker;
@@ -16,6 +18,7 @@ import io.ordo.runtime.worker.WorkerListener;
 
 import java.time.Duration;
 import java.util.EnumMap;
+import java.util.Locale;
 import java.util.Map;
 
 /** A worker's counters and timers in Micrometer, under the names of {@link MetricNames}. */
@@ -36,6 +39,8 @@ public final class WorkerMetrics implements WorkerListener {
     private final Counter schedulesFired;
     private final Counter schedulesMissed;
     private final Map<Settlement, Counter> returned = new EnumMap<>(Settlement.class);
+    private final Map<CancelledRun, Counter> cancelled = new EnumMap<>(CancelledRun.class);
+    private final Map<ExtendOutcome, Counter> leaseExtensions = new EnumMap<>(ExtendOutcome.class);
     private final Counter failedWithError;
     private final Counter failedRetryAfter;
     private final Counter failedExplicitly;
@@ -72,6 +77,15 @@ public final class WorkerMetrics implements WorkerListener {
         returned.put(Settlement.ABANDONED, returnedCounter("abandoned"));
         returned.put(Settlement.TIMED_OUT, returnedCounter("timed_out"));
         returned.put(Settlement.PASSED_ON, returnedCounter("passed_on"));
+        for (CancelledRun run : CancelledRun.values()) {
+            cancelled.put(run, counter(MetricNames.CANCELLED,
+                    "Tasks whose cancellation the worker heard of while holding them, by how their run ended",
+                    Tags.of("outcome", tagValue(run))));
+        }
+        for (ExtendOutcome outcome : ExtendOutcome.values()) {
+            leaseExtensions.put(outcome, counter(MetricNames.LEASE_EXTENSIONS, "Lease extensions handlers asked for",
+                    Tags.of("outcome", tagValue(outcome))));
+        }
         failedWithError = failedCounter("error");
         failedRetryAfter = failedCounter("retry_after");
         failedExplicitly = failedCounter("fail");
@@ -110,8 +124,19 @@ public final class WorkerMetrics implements WorkerListener {
             case RETRIED -> retried.increment();
             case DEAD_LETTERED -> deadLettered.increment();
             case RATE_LIMITED -> rateLimited.increment();
+            case CANCELLED -> { } // deleted by the store, not returned: counted by taskCancelled, by how it ended
             default -> returned.get(settlement).increment();
         }
+    }
+
+    @Override
+    public void taskCancelled(Lease lease, CancelledRun run) {
+        cancelled.get(run).increment();
+    }
+
+    @Override
+    public void leaseExtended(Lease lease, ExtendOutcome outcome) {
+        leaseExtensions.get(outcome).increment();
     }
 
     @Override
@@ -132,6 +157,11 @@ public final class WorkerMetrics implements WorkerListener {
 
     private Counter counter(String name, String description, Tags extra) {
         return Counter.builder(name).tags(tags).tags(extra).description(description).register(registry);
+    }
+
+    /** An enum constant as Prometheus label values are written here: {@code NOT_STARTED} is {@code not_started}. */
+    private static String tagValue(Enum<?> value) {
+        return value.name().toLowerCase(Locale.ROOT);
     }
 
     private Counter returnedCounter(String reason) {

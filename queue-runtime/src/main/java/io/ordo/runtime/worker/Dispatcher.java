@@ -1,5 +1,6 @@
 package io.ordo.runtime.worker;
 
+import io.ordo.domain.ConsumerId;
 import io.ordo.domain.Lease;
 import io.ordo.domain.Partition;
 import io.ordo.domain.TaskId;
@@ -11,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
@@ -29,6 +31,7 @@ final class Dispatcher implements Fetcher.Deliveries {
     private final FetchSlots slots;
     private final Settler settler;
     private final TimeoutWatch timeouts;
+    private final Cancellations cancellations;
     private final HandlerThreads threads;
     private final Consumer<List<HeldTask>> runner;
     private final BooleanSupplier stopping;
@@ -42,13 +45,14 @@ final class Dispatcher implements Fetcher.Deliveries {
      * @param stopping      whether the worker is shutting down: then tasks go back instead of to a handler
      * @param fetchLoopDied told when a fetch loop died of an unexpected error
      */
-    Dispatcher(HeldTasks held, FetchSlots slots, Settler settler, TimeoutWatch timeouts, HandlerThreads threads,
-               Consumer<List<HeldTask>> runner, BooleanSupplier stopping, StoreClosedAlarm storeClosed,
-               Runnable fetchLoopDied) {
+    Dispatcher(HeldTasks held, FetchSlots slots, Settler settler, TimeoutWatch timeouts, Cancellations cancellations,
+               HandlerThreads threads, Consumer<List<HeldTask>> runner, BooleanSupplier stopping,
+               StoreClosedAlarm storeClosed, Runnable fetchLoopDied) {
         this.held = held;
         this.slots = slots;
         this.settler = settler;
         this.timeouts = timeouts;
+        this.cancellations = cancellations;
         this.threads = threads;
         this.runner = runner;
         this.stopping = stopping;
@@ -94,6 +98,11 @@ final class Dispatcher implements Fetcher.Deliveries {
         } else {
             runAlone(tasks, suspect);
         }
+    }
+
+    @Override
+    public void cancelRequested(ConsumerId consumer, Set<TaskId> ids) {
+        cancellations.requested(consumer, ids);
     }
 
     @Override

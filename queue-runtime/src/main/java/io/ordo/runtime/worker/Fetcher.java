@@ -1,5 +1,6 @@
 package io.ordo.runtime.worker;
 
+import io.ordo.domain.ConsumerId;
 import io.ordo.domain.Lease;
 import io.ordo.domain.QueueName;
 import io.ordo.domain.TaskId;
@@ -16,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ThreadFactory;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
@@ -43,6 +45,9 @@ final class Fetcher {
 
         /** Runs tasks just held (or returns them, when stopping). */
         void run(List<HeldTask> tasks) throws InterruptedException;
+
+        /** The store says the cancellation of these tasks {@code consumer} holds was asked. */
+        void cancelRequested(ConsumerId consumer, Set<TaskId> ids);
 
         /** The store was closed under the worker: the fetch loop has ended. */
         void storeClosed(StoreClosedException error);
@@ -132,6 +137,7 @@ final class Fetcher {
         long startNanos = ticker.nanos();
         List<Lease> leases;
         Map<TaskId, AckOutcome> answers = Map.of();
+        Set<TaskId> cancelRequested = Set.of();
         try {
             if (plan.acks().isEmpty()) {
                 leases = store.consume(name.consumer, plan.max(), plan.waitFor());
@@ -141,6 +147,7 @@ final class Fetcher {
                 AckedAndTaken answer = store.ackAndConsume(name.consumer, ids, plan.max(), plan.waitFor());
                 answers = answer.acks();
                 leases = answer.taken();
+                cancelRequested = answer.cancelRequested();
             }
         } catch (StoreClosedException e) {
             throw e;
@@ -166,6 +173,9 @@ final class Fetcher {
         // the processing timeout counts from here on this worker's clock: the store's leasedAt is on
         // the server's, and a long fetch may have started well before the tasks were leased
         List<HeldTask> tasks = deliveries.hold(name, leases, clock.millis());
+        if (!cancelRequested.isEmpty()) {
+            deliveries.cancelRequested(name.consumer, cancelRequested);
+        }
         slots.returned(plan, leases.size());
         deliveries.run(tasks);
         return 0;

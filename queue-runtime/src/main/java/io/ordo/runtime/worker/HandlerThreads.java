@@ -9,10 +9,17 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The threads that run handlers: the concurrency, plus one in place of each thread stuck in a
- * handler the processing timeout gave up on (at most the concurrency more), so a hung handler never
- * costs the worker its capacity (docs/decisions/hung-handlers.md).
+ * handler the worker gave up on (past its deadline, or cancelled and deaf to its interrupt; at most
+ * the concurrency more), so a hung handler never costs the worker its capacity
+ * (docs/decisions/hung-handlers.md, cancelling-running-tasks.md).
  */
 final class HandlerThreads {
+    /**
+     * How long an interrupted handler gets to return before the worker stops waiting for it: at the end of
+     * shutdown's grace period, and of a cancelled task's grace (then its thread is given up and replaced).
+     */
+    static final Duration INTERRUPTED_HANDLER_WAIT = Duration.ofSeconds(1);
+
     private final int concurrency;
     private final ThreadPoolExecutor pool;
     /** Guarded by {@code this}. */
@@ -29,8 +36,36 @@ final class HandlerThreads {
         pool.execute(job);
     }
 
+    /**
+     * Gives up on a running task's handler: claims the task (its outcome will be dropped), puts a thread in
+     * place of the one stuck in it and interrupts that one; false if the task was no longer running.
+     */
+    boolean giveUp(HeldTask task) {
+        if (!task.claimGivenUp(this::addReplacement)) {
+            return false;
+        }
+        task.interruptRunner();
+        return true;
+    }
+
+    /** The handler of a task given up on returned after all: the thread put in its place is no longer needed. */
+    void givenUpHandlerReturned(HeldTask task) {
+        if (task.wasThreadReplaced()) {
+            retireReplacement();
+        }
+    }
+
+    /** Runs the job on a handler thread, or on this one when the pool takes no more (shutting down). */
+    void executeOrRunHere(Runnable job) {
+        try {
+            pool.execute(job);
+        } catch (RejectedExecutionException e) {
+            job.run();
+        }
+    }
+
     /** One more thread while one is stuck; false when the concurrency's worth is already added. */
-    synchronized boolean addReplacement() {
+    private synchronized boolean addReplacement() {
         if (replacements >= concurrency) {
             return false;
         }
@@ -39,7 +74,7 @@ final class HandlerThreads {
     }
 
     /** A stuck handler returned after all: its replacement is no longer needed (the surplus thread ends when idle). */
-    synchronized void retireReplacement() {
+    private synchronized void retireReplacement() {
         resize(--replacements);
     }
 

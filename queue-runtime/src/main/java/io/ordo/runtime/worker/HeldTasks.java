@@ -1,10 +1,13 @@
 package io.ordo.runtime.worker;
 
+import io.ordo.domain.Progress;
 import io.ordo.domain.TaskId;
 import io.ordo.ports.Ticker;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -69,6 +72,43 @@ final class HeldTasks {
 
     int size() {
         return tasks.size();
+    }
+
+    /**
+     * The progress reports of tasks held under {@code incarnation} that no heartbeat has carried, taken for the next
+     * one (at most the prefetch, under {@link io.ordo.domain.PublishRules#MAX_BATCH}). Tasks that left are not here,
+     * so their reports are dropped.
+     */
+    Map<TaskId, Progress> takeProgress(Incarnation incarnation) {
+        Map<TaskId, Progress> reports = new HashMap<>();
+        for (HeldTask task : tasks.values()) {
+            Progress report = task.incarnation == incarnation ? task.takeProgress() : null;
+            if (report != null) {
+                reports.put(task.lease.id(), report);
+            }
+        }
+        return reports;
+    }
+
+    /** The delivery of that task the worker holds, if any. */
+    HeldTask get(TaskId id) {
+        return tasks.get(id);
+    }
+
+    /**
+     * The tasks held under the same name after {@code task} in its ordered partition, in order: what the store
+     * returns with it when it is given back (none for a regular task).
+     */
+    List<HeldTask> laterInBatch(HeldTask task) {
+        if (!task.lease.partition().isOrdered()) {
+            return List.of();
+        }
+        long seq = task.lease.task().seq();
+        return tasks.values().stream()
+                .filter(other -> other.lease.partition().equals(task.lease.partition())
+                        && other.lease.consumer().equals(task.lease.consumer()) && other.lease.task().seq() > seq)
+                .sorted(Comparator.comparingLong(other -> other.lease.task().seq()))
+                .toList();
     }
 
     /**

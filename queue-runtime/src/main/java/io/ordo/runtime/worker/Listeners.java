@@ -1,6 +1,7 @@
 package io.ordo.runtime.worker;
 
 import io.ordo.domain.Lease;
+import io.ordo.ports.ExtendOutcome;
 import io.ordo.ports.ScheduleFiring;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,6 +33,16 @@ final class Listeners implements WorkerListener {
     @Override
     public void handlerFinished(Lease lease, Outcome outcome, Throwable error, Duration took) {
         each(listener -> listener.handlerFinished(lease, outcome, error, took));
+    }
+
+    @Override
+    public void taskCancelled(Lease lease, CancelledRun run) {
+        each(listener -> listener.taskCancelled(lease, run));
+    }
+
+    @Override
+    public void leaseExtended(Lease lease, ExtendOutcome outcome) {
+        each(listener -> listener.leaseExtended(lease, outcome));
     }
 
     @Override

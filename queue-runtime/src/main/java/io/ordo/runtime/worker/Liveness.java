@@ -3,6 +3,7 @@ package io.ordo.runtime.worker;
 import io.ordo.domain.ConsumerId;
 import io.ordo.domain.QueueName;
 import io.ordo.domain.QueueSettings;
+import io.ordo.domain.TaskId;
 import io.ordo.domain.Text;
 import io.ordo.ports.Clock;
 import io.ordo.ports.ReclaimReport;
@@ -14,13 +15,16 @@ import org.slf4j.Logger;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
 
 /**
  * Keeps the worker's consumer names alive and returns what dead consumers held: heartbeats for each
  * name still in use (its {@linkplain Incarnation incarnations}), the reaper, and the queue's settings
- * the heartbeats bring back (its heartbeat TTL and processing timeout). A name whose fetch lost its
+ * the heartbeats bring back (its heartbeat TTL and processing timeout, and which held tasks' cancellation was
+ * asked); they carry the handlers' progress reports. A name whose fetch lost its
  * answer is retired; fetching goes on under a new one (docs/decisions/worker-backend-outage.md).
  */
 final class Liveness {
@@ -37,6 +41,8 @@ final class Liveness {
     private final BackendStatus backend;
     private final StoreClosedAlarm storeClosed;
     private final WorkerListener listeners;
+    private final HeldTasks held;
+    private final BiConsumer<ConsumerId, Set<TaskId>> cancelRequested;
     private final List<Incarnation> incarnations = new CopyOnWriteArrayList<>();
     private final AtomicInteger incarnationCount = new AtomicInteger();
     private volatile Incarnation current;
@@ -45,9 +51,14 @@ final class Liveness {
     private PeriodicJob heartbeats;
     private PeriodicJob reaper;
 
-    /** @param options the consumer name and the heartbeat and reaper intervals, if set */
+    /**
+     * @param options         the consumer name and the heartbeat and reaper intervals, if set
+     * @param held            what the heartbeats carry their handlers' progress reports for
+     * @param cancelRequested told of the tasks a heartbeat says were asked to be cancelled, and under which name
+     */
     Liveness(TaskConsuming store, QueueMaintenance maintenance, Logger log, WorkerOptions options, Clock clock,
-             Scheduler scheduler, BackendStatus backend, StoreClosedAlarm storeClosed, WorkerListener listeners) {
+             Scheduler scheduler, BackendStatus backend, StoreClosedAlarm storeClosed, WorkerListener listeners,
+             HeldTasks held, BiConsumer<ConsumerId, Set<TaskId>> cancelRequested) {
         this.store = store;
         this.maintenance = maintenance;
         this.queue = store.queue();
@@ -58,6 +69,8 @@ final class Liveness {
         this.backend = backend;
         this.storeClosed = storeClosed;
         this.listeners = listeners;
+        this.held = held;
+        this.cancelRequested = cancelRequested;
     }
 
     /** Takes the configured name and starts heartbeating and reaping. */
@@ -126,8 +139,11 @@ final class Liveness {
                     continue;
                 }
                 long startedAt = clock.millis();
-                store.heartbeat(incarnation.consumer, heartbeatTtl);
+                // a report lost with a failed heartbeat is not sent again: the handler's next one is
+                Set<TaskId> cancelled = store.heartbeat(incarnation.consumer, heartbeatTtl,
+                        held.takeProgress(incarnation));
                 incarnation.renewed(startedAt);
+                cancelRequested.accept(incarnation.consumer, cancelled);
             }
             backend.succeeded();
         } catch (StoreClosedException e) {

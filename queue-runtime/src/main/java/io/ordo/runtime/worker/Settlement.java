@@ -21,8 +21,13 @@ public enum Settlement {
     /** Not started because the worker could not renew its lease while the backend was unreachable. */
     ABANDONED,
     /**
-     * Held longer than the queue's processing timeout: the worker gave up on it (its handler
-     * interrupted, its outcome dropped) and the reaper takes it back, the attempt counted.
+     * Held past its deadline (its own processing timeout, the queue's, or an extension): the worker gave up
+     * on it (its handler interrupted, its outcome dropped) and the reaper takes it back, the attempt counted.
      */
-    TIMED_OUT
+    TIMED_OUT,
+    /**
+     * Its cancellation was asked while the worker held it: given back, the store deleted it, neither
+     * retried nor dead-lettered (docs/task-control.md; how its handler stopped: {@link CancelledRun}).
+     */
+    CANCELLED
 }

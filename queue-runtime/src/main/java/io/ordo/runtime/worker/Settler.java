@@ -106,8 +106,10 @@ final class Settler {
             if (failed == null) {
                 return unsettled(task);
             }
-            boolean done = failed.get(lease.id()) == FailOutcome.DEAD_LETTERED;
-            settled(task, done ? Settlement.DEAD_LETTERED : Settlement.LEASE_LOST);
+            FailOutcome answer = failed.get(lease.id());
+            boolean done = answer == FailOutcome.DEAD_LETTERED || answer == FailOutcome.CANCELLED;
+            settled(task, answer == FailOutcome.DEAD_LETTERED ? Settlement.DEAD_LETTERED
+                    : answer == FailOutcome.CANCELLED ? Settlement.CANCELLED : Settlement.LEASE_LOST);
             return done || returnQueued(rest); // after a dead letter an ordered batch goes on (semantics: fail)
         }
         if (outcome instanceof Outcome.RetryAfter retry) {
@@ -125,23 +127,50 @@ final class Settler {
      */
     private boolean passOn(HeldTask task, Outcome.PassOn passOn, List<HeldTask> rest) {
         pause.await(passOn.after());
+        return giveBack(task, rest, Settlement.PASSED_ON, () -> { });
+    }
+
+    /**
+     * Gives back a task whose cancellation was asked (its handler stopped, or was given up) and the rest of
+     * its ordered batch: the store deletes it, not retried nor dead-lettered, and returns the rest
+     * unprocessed, so the partition goes on (docs/task-control.md). False: an ordered batch stops here.
+     */
+    boolean giveBackCancelled(HeldTask task, List<HeldTask> rest) {
+        return giveBack(task, rest, Settlement.RELEASED, () -> { });
+    }
+
+    /**
+     * Releases a claimed task with those of {@code rest} that never started (the store returns an ordered
+     * batch's tail with it anyway), after {@code first}, in one try: the task is settled as
+     * {@code asReleased} (or cancelled, or lease lost, as the store answers), the rest as returned with
+     * the batch. False, so an ordered batch stops here.
+     */
+    private boolean giveBack(HeldTask task, List<HeldTask> rest, Settlement asReleased, Runnable first) {
         Lease lease = task.lease;
         List<HeldTask> batch = claimQueued(rest);
         List<TaskId> ids = new ArrayList<>();
         ids.add(lease.id());
         batch.forEach(later -> ids.add(later.lease.id()));
-        Map<TaskId, ReleaseOutcome> released = call(() -> store.release(lease.consumer(), ids));
+        Map<TaskId, ReleaseOutcome> released = call(() -> {
+            first.run();
+            return store.release(lease.consumer(), ids);
+        });
         if (released == null) {
             unsettled(task);
             batch.forEach(this::unsettled);
             return false;
         }
-        settled(task, released.get(lease.id()) == ReleaseOutcome.RELEASED ? Settlement.PASSED_ON : Settlement.LEASE_LOST);
+        settled(task, settlementOf(released.get(lease.id()), asReleased));
         for (HeldTask later : batch) {
-            settled(later, released.get(later.lease.id()) == ReleaseOutcome.RELEASED
-                    ? Settlement.RETURNED_WITH_BATCH : Settlement.LEASE_LOST);
+            settled(later, settlementOf(released.get(later.lease.id()), Settlement.RETURNED_WITH_BATCH));
         }
         return false;
+    }
+
+    /** What a release's answer makes of a task: {@code asReleased}, cancelled (it was marked), or lease lost. */
+    private static Settlement settlementOf(ReleaseOutcome answer, Settlement asReleased) {
+        return answer == ReleaseOutcome.RELEASED ? asReleased
+                : answer == ReleaseOutcome.CANCELLED ? Settlement.CANCELLED : Settlement.LEASE_LOST;
     }
 
     /**
@@ -209,11 +238,14 @@ final class Settler {
         }
         RejectOutcome outcome = rejected.get(lease.id());
         settled(task, outcome == RejectOutcome.RETURNED ? Settlement.RETRIED
-                : outcome == RejectOutcome.DEAD_LETTERED ? Settlement.DEAD_LETTERED : Settlement.LEASE_LOST);
+                : outcome == RejectOutcome.DEAD_LETTERED ? Settlement.DEAD_LETTERED
+                : outcome == RejectOutcome.CANCELLED ? Settlement.CANCELLED : Settlement.LEASE_LOST);
         List<HeldTask> stillHeld = new ArrayList<>();
         for (HeldTask later : batch) {
-            if (rejected.get(later.lease.id()) == RejectOutcome.RETURNED_WITH_BATCH) {
-                settled(later, Settlement.RETURNED_WITH_BATCH);
+            RejectOutcome laterOutcome = rejected.get(later.lease.id());
+            if (laterOutcome == RejectOutcome.RETURNED_WITH_BATCH || laterOutcome == RejectOutcome.CANCELLED) {
+                settled(later, laterOutcome == RejectOutcome.CANCELLED ? Settlement.CANCELLED
+                        : Settlement.RETURNED_WITH_BATCH);
             } else {
                 stillHeld.add(later);
             }
@@ -228,26 +260,8 @@ final class Settler {
      * (docs/decisions/worker-rate-limits.md).
      */
     private boolean rateLimit(HeldTask task, Outcome.RateLimited limit, List<HeldTask> rest) {
-        Lease lease = task.lease;
-        List<HeldTask> batch = claimQueued(rest);
-        List<TaskId> ids = new ArrayList<>();
-        ids.add(lease.id());
-        batch.forEach(later -> ids.add(later.lease.id()));
-        Map<TaskId, ReleaseOutcome> released = call(() -> {
-            store.blockPartition(lease.partition(), limit.blockFor());
-            return store.release(lease.consumer(), ids);
-        });
-        if (released == null) {
-            unsettled(task);
-            batch.forEach(this::unsettled);
-            return false;
-        }
-        settled(task, released.get(lease.id()) == ReleaseOutcome.RELEASED ? Settlement.RATE_LIMITED : Settlement.LEASE_LOST);
-        for (HeldTask later : batch) {
-            settled(later, released.get(later.lease.id()) == ReleaseOutcome.RELEASED
-                    ? Settlement.RETURNED_WITH_BATCH : Settlement.LEASE_LOST);
-        }
-        return false;
+        return giveBack(task, rest, Settlement.RATE_LIMITED,
+                () -> store.blockPartition(task.lease.partition(), limit.blockFor()));
     }
 
     /** Returns those of the tasks that never started, unprocessed; false, so an ordered batch stops here. */
@@ -280,8 +294,7 @@ final class Settler {
                 if (released == null) {
                     unsettled(task);
                 } else {
-                    settled(task, released.get(task.lease.id()) == ReleaseOutcome.RELEASED
-                            ? Settlement.RELEASED : Settlement.LEASE_LOST);
+                    settled(task, settlementOf(released.get(task.lease.id()), Settlement.RELEASED));
                 }
             }
         });

@@ -3,25 +3,37 @@ package io.ordo.runtime.worker;
 import io.ordo.domain.ConsumerId;
 import io.ordo.domain.Lease;
 import io.ordo.domain.Partition;
+import io.ordo.domain.Progress;
 import io.ordo.domain.QueueName;
 import io.ordo.domain.ReclaimCause;
 import io.ordo.domain.Task;
 import io.ordo.domain.TaskId;
+import io.ordo.domain.Validate;
+import io.ordo.ports.ExtendOutcome;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 
-/** The delivery a handler is working on: which task, which attempt, and whether the worker is stopping. */
+/**
+ * The delivery a handler is working on: which task, which attempt, whether the worker is stopping or the
+ * task's cancellation was asked (docs/task-control.md).
+ */
 public final class TaskContext {
     private final QueueName queue;
+    private final HeldTask task;
     private final Lease lease;
     private final BooleanSupplier stopping;
+    private final TaskLeases leases;
 
-    TaskContext(QueueName queue, Lease lease, BooleanSupplier stopping) {
+    TaskContext(QueueName queue, HeldTask task, BooleanSupplier stopping, TaskLeases leases) {
         this.queue = queue;
-        this.lease = lease;
+        this.task = task;
+        this.lease = task.lease;
         this.stopping = stopping;
+        this.leases = leases;
     }
 
     /** The queue the task came from. */
@@ -79,5 +91,58 @@ public final class TaskContext {
      */
     public boolean isStopping() {
         return stopping.getAsBoolean();
+    }
+
+    /**
+     * True once the worker has heard that the task's cancellation was asked (from its next heartbeat or fetch
+     * after the cancel; docs/task-control.md). A long handler should look now and then and stop: return or
+     * throw, it makes no difference, the task is deleted. One still running after the worker's
+     * {@code cancelGrace} is interrupted, and one that ignores the interrupt is given up
+     * (docs/decisions/cancelling-running-tasks.md). A handler that returned before this turned true keeps its
+     * outcome. Reads a field: cheap enough for a tight loop.
+     */
+    public boolean isCancelled() {
+        return task.cancelRequested();
+    }
+
+    /**
+     * Says how far the handler has come: {@code percent} 0..100 and a short message (at most
+     * {@value Progress#MAX_MESSAGE_LENGTH} characters, possibly empty). Kept by the worker and carried by its next
+     * heartbeat (no call of its own: reporting often is cheap, only the latest report is sent); operators see it
+     * in the task's lease ({@code get}). A report not yet sent when the task finishes is dropped.
+     *
+     * @throws io.ordo.domain.InvalidInputException naming {@code progress.percent} or {@code progress.message}
+     */
+    public void reportProgress(int percent, String message) {
+        reportProgress(new Progress(percent, message));
+    }
+
+    /** {@link #reportProgress(int, String)} with a report made beforehand. */
+    public void reportProgress(Progress progress) {
+        task.reportProgress(Validate.notNull("progress", progress));
+    }
+
+    /**
+     * Moves the deadline of this task's lease to now plus {@code extension} (1 s..1 day), in place of its own or
+     * the queue's processing timeout, so a task that runs long is neither taken back by the store nor given up
+     * by the worker while it lives; a later extension replaces an earlier one. One round trip to the store, made
+     * on the handler's thread: extend now and then by a good margin, not in a tight loop. An answer
+     * {@link ExtendOutcome#CANCEL_REQUESTED} also turns {@link #isCancelled()} true; {@link ExtendOutcome#LEASE_LOST}
+     * means the task is no longer this worker's (whatever the handler does, its outcome will not count).
+     *
+     * @throws io.ordo.domain.InvalidInputException naming {@code extension} when it is out of bounds
+     * @throws io.ordo.ports.QueueUnavailableException when the backend does not answer
+     */
+    public ExtendOutcome extendLease(Duration extension) {
+        return leases.extend(task, extension);
+    }
+
+    /**
+     * When the worker gives up on this task (and the store takes it back, about then): its own processing
+     * timeout or the queue's after it reached the worker, or as {@link #extendLease} last set it, on the worker's
+     * clock; empty when neither sets one. Cheap: no store call.
+     */
+    public Optional<Instant> deadline() {
+        return leases.deadline(task);
     }
 }

@@ -31,6 +31,9 @@ final class TaskRunner<T> {
     private final Ticker ticker;
     private final Settler settler;
     private final TimeoutWatch timeouts;
+    private final HandlerThreads threads;
+    private final Cancellations cancellations;
+    private final TaskLeases leases;
     private final Supplier<Duration> heartbeatTtl;
     private final WorkerListener listener;
     private final HandlerFailureLog failures;
@@ -45,7 +48,8 @@ final class TaskRunner<T> {
      * @param interceptor  what every handler run passes through ({@link DeliveryInterceptor#NONE}: nothing)
      */
     TaskRunner(QueueName queue, Logger log, Class<T> type, TaskHandler<? super T> handler, PayloadCodec codec,
-               Clock clock, Ticker ticker, Settler settler, TimeoutWatch timeouts, Supplier<Duration> heartbeatTtl,
+               Clock clock, Ticker ticker, Settler settler, TimeoutWatch timeouts, HandlerThreads threads,
+               Cancellations cancellations, TaskLeases leases, Supplier<Duration> heartbeatTtl,
                WorkerListener listener, HandlerFailureLog failures, Backoff retryDelay,
                BooleanSupplier stopping, DeliveryInterceptor interceptor) {
         this.queue = queue;
@@ -57,6 +61,9 @@ final class TaskRunner<T> {
         this.ticker = ticker;
         this.settler = settler;
         this.timeouts = timeouts;
+        this.threads = threads;
+        this.cancellations = cancellations;
+        this.leases = leases;
         this.heartbeatTtl = heartbeatTtl;
         this.listener = listener;
         this.failures = failures;
@@ -77,35 +84,51 @@ final class TaskRunner<T> {
                 timeouts.giveUp(unit.subList(i, unit.size()));
                 return;
             }
+            List<HeldTask> rest = unit.subList(i + 1, unit.size());
+            if (task.cancelRequested() && task.claimQueued()) {
+                cancellations.notStarted(task, rest);
+                return;
+            }
             if (!task.start()) {
                 return; // returned at shutdown or given up, and the rest of its batch with it
             }
-            if (!handle(task, unit.subList(i + 1, unit.size()))) {
+            if (!handle(task, rest)) {
                 return;
             }
         }
     }
 
-    /** Runs the handler and settles the task; whether the rest of its ordered batch goes on. */
+    /**
+     * Runs the handler and settles the task (given back if the handler was told of its cancellation); whether
+     * the rest of its ordered batch goes on.
+     */
     private boolean handle(HeldTask task, List<HeldTask> rest) {
         Lease lease = task.lease;
         listener.taskStarted(lease);
         long startNanos = ticker.nanos();
-        HandlerResult result = intercepted(new TaskContext(queue, lease, stopping));
+        HandlerResult result = intercepted(new TaskContext(queue, task, stopping, leases));
         Outcome outcome = result.outcome();
         Throwable error = result.error();
         Duration took = Duration.ofNanos(ticker.nanos() - startNanos);
-        task.handlerReturned();
+        boolean cancelled = task.handlerReturned();
         if (!stopping.getAsBoolean()) {
             Thread.interrupted(); // a handler's stray interrupt must not reach the next task on this thread
         }
-        listener.handlerFinished(lease, outcome, error, took);
+        if (!cancelled) {
+            listener.handlerFinished(lease, outcome, error, took);
+        }
         if (!task.finishRunning()) {
-            if (task.timedOut()) {
-                timeouts.handlerReturnedAfterTimeout(task, took);
+            if (task.givenUp()) {
+                threads.givenUpHandlerReturned(task);
+                log.info("queue {}: the handler of task {} returned after {} ms, after the worker gave up on it; its"
+                        + " outcome is dropped", queue, lease.id(), took.toMillis());
                 return false;
             }
             log.debug("queue {}: task {} finished after it was returned at shutdown; its outcome is dropped", queue, lease.id());
+            return false;
+        }
+        if (cancelled) {
+            cancellations.handlerStopped(task, rest);
             return false;
         }
         return settler.settle(task, outcome, rest);
@@ -150,7 +173,8 @@ final class TaskRunner<T> {
     /** Any failure of the handler, Errors included, is a failed attempt: the task comes back later. */
     private HandlerResult failed(TaskContext context, Throwable e) {
         Duration retryIn = retryDelay.after(context.task());
-        if (!(stopping.getAsBoolean() && e instanceof InterruptedException)) { // interrupted at the grace period's end: no failure
+        // interrupted at the grace period's end, or stopped for a cancellation: no failure
+        if (!(context.isCancelled() || stopping.getAsBoolean() && e instanceof InterruptedException)) {
             failures.failed(context.lease(), e, "it is retried in " + retryIn.toMillis()
                     + " ms, or becomes a dead letter if it has no attempts left");
         }

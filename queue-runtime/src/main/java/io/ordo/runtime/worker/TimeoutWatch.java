@@ -9,13 +9,14 @@ import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * Gives up on tasks held longer than the queue's processing timeout (docs/decisions/hung-handlers.md):
+ * Gives up on tasks held past their deadline: their own processing timeout, else the queue's
+ * (docs/decisions/hung-handlers.md):
  * a running one's handler is interrupted and its outcome will be dropped, a queued one never starts;
  * both leave the prefetch, and a thread stuck in a handler is replaced so the worker keeps its
  * capacity. The store's reaper returns them to the queue, the attempt counted.
  */
 final class TimeoutWatch {
-    /** How often the watch looks for a processing timeout while the queue sets none. */
+    /** How often the watch looks for a deadline while neither the queue nor a held task sets a timeout. */
     private static final Duration IDLE_INTERVAL = Duration.ofSeconds(1);
 
     private final QueueName queue;
@@ -29,7 +30,7 @@ final class TimeoutWatch {
     private final Supplier<Duration> processingTimeout;
     private PeriodicJob watch;
 
-    /** @param processingTimeout the queue's processing timeout as last heard (zero: none) */
+    /** @param processingTimeout the queue's processing timeout as last heard (zero: none); a task's own replaces it */
     TimeoutWatch(QueueName queue, Logger log, Clock clock, Scheduler scheduler, HeldTasks held, Settler settler,
                  WorkerListener listener, HandlerThreads threads, Supplier<Duration> processingTimeout) {
         this.queue = queue;
@@ -55,10 +56,10 @@ final class TimeoutWatch {
         }
     }
 
-    /** Held longer than the queue's processing timeout: the store takes it back from this worker at its next reclaim. */
+    /** Held past its deadline: the store takes it back from this worker at its next reclaim. */
     boolean overdue(HeldTask task, long now) {
-        Duration timeout = processingTimeout.get();
-        return !timeout.isZero() && now - task.leasedAt >= timeout.toMillis();
+        long deadline = task.deadline(processingTimeout.get());
+        return deadline != HeldTask.NO_DEADLINE && now >= deadline;
     }
 
     /** Settles as timed out those of the tasks that never started (the rest of a batch found overdue). */
@@ -72,51 +73,43 @@ final class TimeoutWatch {
      * the timeout would have: its handler interrupted and its thread replaced, its outcome dropped.
      */
     void giveUpRedelivered(HeldTask previous) {
-        if (previous.claimTimedOut(threads::addReplacement)) {
+        if (threads.giveUp(previous)) {
             log.warn("queue {}: task {} delivered again while its previous run is still going (the reaper returned"
-                            + " it); giving up on it, interrupting its handler; {} handler thread(s) replaced",
+                            + " it); gave up on it, interrupting its handler; {} handler thread(s) replaced",
                     queue, previous.lease.id(), threads.replacements());
             listener.taskSettled(previous.lease, Settlement.TIMED_OUT);
-            previous.interruptRunner();
         } else if (previous.claimQueued()) {
             listener.taskSettled(previous.lease, Settlement.TIMED_OUT);
         }
     }
 
-    /** A handler the timeout gave up on returned after all: its outcome is dropped, its replacement thread retired. */
-    void handlerReturnedAfterTimeout(HeldTask task, Duration took) {
-        log.info("queue {}: the handler of task {} returned after {} ms, past the processing timeout; its outcome is dropped",
-                queue, task.lease.id(), took.toMillis());
-        if (task.wasThreadReplaced()) {
-            threads.retireReplacement();
-        }
-    }
-
-    /** Gives up on every task held past the processing timeout. */
+    /** Gives up on every task held past its deadline. */
     private void giveUpOverdue() {
-        Duration timeout = processingTimeout.get();
-        if (timeout.isZero()) {
-            return;
-        }
         long now = clock.millis();
         for (HeldTask task : held.snapshot()) {
             if (!overdue(task, now)) {
                 continue;
             }
-            if (task.claimTimedOut(threads::addReplacement)) {
-                log.warn("queue {}: task {} still running after the processing timeout of {} ms; giving up on it"
+            if (threads.giveUp(task)) {
+                log.warn("queue {}: task {} still running {} ms after it was leased, past its deadline; gave up on it"
                                 + " (the reaper returns it), interrupting its handler; {} handler thread(s) replaced",
-                        queue, task.lease.id(), processingTimeout.get().toMillis(), threads.replacements());
+                        queue, task.lease.id(), now - task.leasedAt, threads.replacements());
                 settler.settled(task, Settlement.TIMED_OUT);
-                task.interruptRunner();
             } else if (task.claimQueued()) {
                 settler.settled(task, Settlement.TIMED_OUT);
             }
         }
     }
 
+    /** A tenth of the shortest timeout among the queue's and the held tasks' own (10 ms..1 s); 1 s if none. */
     private Duration interval() {
-        Duration timeout = processingTimeout.get();
-        return timeout.isZero() ? IDLE_INTERVAL : Duration.ofMillis(Math.max(10, Math.min(1000, timeout.toMillis() / 10)));
+        long shortest = processingTimeout.get().toMillis();
+        for (HeldTask task : held.snapshot()) {
+            long own = task.lease.task().timeout().toMillis();
+            if (own > 0 && (shortest == 0 || own < shortest)) {
+                shortest = own;
+            }
+        }
+        return shortest == 0 ? IDLE_INTERVAL : Duration.ofMillis(Math.max(10, Math.min(1000, shortest / 10)));
     }
 }

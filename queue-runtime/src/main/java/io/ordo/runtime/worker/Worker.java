@@ -2,6 +2,7 @@ package io.ordo.runtime.worker;
 
 import io.ordo.domain.ConsumerId;
 import io.ordo.domain.QueueName;
+import io.ordo.domain.TaskId;
 import io.ordo.domain.Validate;
 import io.ordo.ports.Clock;
 import io.ordo.ports.PayloadCodec;
@@ -14,6 +15,7 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -48,8 +50,6 @@ import java.util.random.RandomGenerator;
  */
 public final class Worker<T> implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
-    /** How long handlers interrupted at the end of the grace period get to return. */
-    private static final Duration LAST_WORDS = Duration.ofSeconds(1);
     /** The longest a stop waits on the real clock before it reads the ticker again (a virtual one may have moved). */
     private static final Duration TICKER_POLL = Duration.ofMillis(50);
 
@@ -68,6 +68,7 @@ public final class Worker<T> implements AutoCloseable {
     private final Settler settler;
     private final HandlerThreads handlers;
     private final TimeoutWatch timeouts;
+    private final Cancellations cancellations;
     private final Fetcher fetcher;
     private final AtomicReference<WorkerState> state = new AtomicReference<>(WorkerState.NEW);
     private final AtomicBoolean stopStarted = new AtomicBoolean();
@@ -94,20 +95,24 @@ public final class Worker<T> implements AutoCloseable {
         held = new HeldTasks(slots::wake, ticker);
         StoreClosedAlarm storeClosed = new StoreClosedAlarm(log, queue, this::consumer,
                 () -> threads("stop-on-closed-store").newThread(this::stop).start());
-        liveness = new Liveness(store, store, log, options, clock, scheduler, backend, storeClosed, listeners);
+        liveness = new Liveness(store, store, log, options, clock, scheduler, backend, storeClosed, listeners, held,
+                this::cancelRequested);
         IntFunction<Duration> outageBackoff = new Backoff(options.outageBackoff(), builder.random);
         settler = new Settler(store, store, log, held, listeners, backend, settlePause, outageBackoff, storeClosed, slots,
                 options.ackOnFetch(), liveness::current, options.groupAcks() ? WorkerOptions.ACKS_PER_CALL : 0);
         handlers = new HandlerThreads(options.concurrency(), threads("handler"));
         timeouts = new TimeoutWatch(queue, log, clock, scheduler, held, settler, listeners, handlers,
                 liveness::processingTimeout);
+        cancellations = new Cancellations(queue, log, held, settler, handlers, scheduler, listeners,
+                options.cancelGrace());
         BooleanSupplier isStopping = () -> stopping; // every task's context asks this: one object, not one per task
+        TaskLeases leases = new TaskLeases(store, clock, liveness::processingTimeout, cancellations, listeners);
         TaskRunner<T> runner = new TaskRunner<>(queue, log, builder.type, builder.handler, builder.codec, clock, ticker,
-                settler, timeouts, liveness::heartbeatTtl, listeners, new HandlerFailureLog(log, queue, clock),
-                new Backoff(options.retryPolicy(), builder.random), isStopping,
+                settler, timeouts, handlers, cancellations, leases, liveness::heartbeatTtl, listeners,
+                new HandlerFailureLog(log, queue, clock), new Backoff(options.retryPolicy(), builder.random), isStopping,
                 DeliveryInterceptor.chain(builder.interceptors));
-        Dispatcher dispatcher = new Dispatcher(held, slots, settler, timeouts, handlers, runner::run, isStopping,
-                storeClosed, () -> state.compareAndSet(WorkerState.RUNNING, WorkerState.FAILED));
+        Dispatcher dispatcher = new Dispatcher(held, slots, settler, timeouts, cancellations, handlers, runner::run,
+                isStopping, storeClosed, () -> state.compareAndSet(WorkerState.RUNNING, WorkerState.FAILED));
         fetcher = new Fetcher(store, clock, ticker, slots, liveness::forFetching, backend, listeners, fetchPause,
                 outageBackoff, dispatcher);
     }
@@ -180,7 +185,7 @@ public final class Worker<T> implements AutoCloseable {
             settlePause.cut();
             settler.releaseRunning();
             handlers.shutdownNow();
-            handlers.awaitTermination(LAST_WORDS);
+            handlers.awaitTermination(HandlerThreads.INTERRUPTED_HANDLER_WAIT);
         }
         settlePause.cut();
         graceOver.cancel();
@@ -240,6 +245,13 @@ public final class Worker<T> implements AutoCloseable {
     /** Tasks held right now, running or waiting for a handler thread. */
     public int heldTasks() {
         return held.size();
+    }
+
+    /** A heartbeat says the cancellation of tasks held under {@code consumer} was asked. */
+    private void cancelRequested(ConsumerId consumer, Set<TaskId> ids) {
+        if (!ids.isEmpty()) {
+            cancellations.requested(consumer, ids);
+        }
     }
 
     private void finishStopping() {

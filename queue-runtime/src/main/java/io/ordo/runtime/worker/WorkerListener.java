@@ -1,6 +1,7 @@
 package io.ordo.runtime.worker;
 
 import io.ordo.domain.Lease;
+import io.ordo.ports.ExtendOutcome;
 import io.ordo.ports.ScheduleFiring;
 
 import java.time.Duration;
@@ -18,8 +19,22 @@ public interface WorkerListener {
     default void taskStarted(Lease lease) {
     }
 
-    /** A handler returned (or threw) after {@code took}; {@code error} is present when it threw. */
+    /**
+     * A handler returned (or threw) after {@code took}; {@code error} is present when it threw. Not told of a
+     * handler told its task was cancelled: {@link #taskCancelled} is, in its place.
+     */
     default void handlerFinished(Lease lease, Outcome outcome, Throwable error, Duration took) {
+    }
+
+    /**
+     * The run of a task whose cancellation was asked ended as {@code run} (its settlement follows:
+     * {@link Settlement#CANCELLED} as a rule).
+     */
+    default void taskCancelled(Lease lease, CancelledRun run) {
+    }
+
+    /** A handler asked to extend its task's lease ({@link TaskContext#extendLease}); the store answered {@code outcome}. */
+    default void leaseExtended(Lease lease, ExtendOutcome outcome) {
     }
 
     /** A task left the worker's hands. */

@@ -19,6 +19,9 @@ import java.util.Optional;
  *     (at least {@code concurrency}; default twice it).</li>
  * <li>{@code retryPolicy}: the backoff before retrying a task whose handler threw.</li>
  * <li>{@code gracePeriod}: how long shutdown waits for running handlers.</li>
+ * <li>{@code cancelGrace}: how long the handler of a task whose cancellation was asked has to stop after
+ *     {@link TaskContext#isCancelled()} turns true, before it is interrupted (default 5 s;
+ *     docs/decisions/cancelling-running-tasks.md).</li>
  * <li>{@code fetchWait}: how long one fetch waits for work; also the longest shutdown waits for a
  *     fetch in progress.</li>
  * <li>{@code heartbeatInterval}, {@code reaperInterval}: default a third of the queue's heartbeat TTL.</li>
@@ -37,6 +40,7 @@ public final class WorkerOptions {
     public static final int DEFAULT_CONCURRENCY = 4;
     public static final RetryPolicy DEFAULT_RETRY_POLICY = RetryPolicy.DEFAULT;
     public static final Duration DEFAULT_GRACE_PERIOD = Duration.ofSeconds(30);
+    public static final Duration DEFAULT_CANCEL_GRACE = Duration.ofSeconds(5);
     public static final Duration DEFAULT_FETCH_WAIT = Duration.ofSeconds(1);
     public static final RetryPolicy DEFAULT_OUTAGE_BACKOFF =
             new RetryPolicy(Duration.ofMillis(100), 2.0, Duration.ofSeconds(5), 0.5);
@@ -52,6 +56,7 @@ public final class WorkerOptions {
     private final int prefetch;
     private final RetryPolicy retryPolicy;
     private final Duration gracePeriod;
+    private final Duration cancelGrace;
     private final Duration fetchWait;
     private final Duration heartbeatInterval;
     private final Duration reaperInterval;
@@ -71,6 +76,7 @@ public final class WorkerOptions {
         }
         retryPolicy = Validate.notNull("retryPolicy", builder.retryPolicy);
         gracePeriod = Validate.duration("gracePeriod", builder.gracePeriod, LONGEST_INTERVAL);
+        cancelGrace = Validate.duration("cancelGrace", builder.cancelGrace, LONGEST_INTERVAL);
         fetchWait = Validate.duration("fetchWait", builder.fetchWait, TaskStore.MAX_WAIT);
         heartbeatInterval = positiveOrNull("heartbeatInterval", builder.heartbeatInterval);
         reaperInterval = positiveOrNull("reaperInterval", builder.reaperInterval);
@@ -106,6 +112,11 @@ public final class WorkerOptions {
 
     public Duration gracePeriod() {
         return gracePeriod;
+    }
+
+    /** How long a cancelled task's handler has to stop before it is interrupted. */
+    public Duration cancelGrace() {
+        return cancelGrace;
     }
 
     public Duration fetchWait() {
@@ -144,7 +155,7 @@ public final class WorkerOptions {
     @Override
     public String toString() {
         return "WorkerOptions[consumer=" + consumer + ", concurrency=" + concurrency + ", prefetch=" + prefetch
-                + ", retryPolicy=" + retryPolicy + ", gracePeriod=" + gracePeriod + ", fetchWait=" + fetchWait + ", groupAcks=" + groupAcks
+                + ", retryPolicy=" + retryPolicy + ", gracePeriod=" + gracePeriod + ", cancelGrace=" + cancelGrace + ", fetchWait=" + fetchWait + ", groupAcks=" + groupAcks
                 + ", ackOnFetch=" + ackOnFetch + ", fetchesInFlight=" + fetchesInFlight + "]";
     }
 
@@ -165,6 +176,7 @@ public final class WorkerOptions {
         private Integer prefetch;
         private RetryPolicy retryPolicy = DEFAULT_RETRY_POLICY;
         private Duration gracePeriod = DEFAULT_GRACE_PERIOD;
+        private Duration cancelGrace = DEFAULT_CANCEL_GRACE;
         private Duration fetchWait = DEFAULT_FETCH_WAIT;
         private Duration heartbeatInterval;
         private Duration reaperInterval;
@@ -206,6 +218,12 @@ public final class WorkerOptions {
 
         public Builder gracePeriod(Duration value) {
             gracePeriod = value;
+            return this;
+        }
+
+        /** Zero: a cancelled task's handler is interrupted as soon as the worker hears of the cancellation. */
+        public Builder cancelGrace(Duration value) {
+            cancelGrace = value;
             return this;
         }
 

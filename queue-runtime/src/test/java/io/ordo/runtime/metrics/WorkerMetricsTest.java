@@ -12,6 +12,7 @@ import io.ordo.domain.RateLimit;
 import io.ordo.domain.Schedule;
 import io.ordo.domain.QueueName;
 import io.ordo.domain.ConsumerId;
+import io.ordo.domain.TaskId;
 import io.ordo.inmemory.InMemoryQueueModule;
 import io.ordo.ports.VirtualClock;
 import io.ordo.runtime.Publication;
@@ -31,6 +32,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -100,7 +103,52 @@ class WorkerMetricsTest {
                 MetricNames.FETCH_LATENCY, MetricNames.WORKER_HELD, MetricNames.WORKER_READY, MetricNames.QUEUE_READY,
                 MetricNames.QUEUE_DELAYED, MetricNames.QUEUE_IN_FLIGHT, MetricNames.QUEUE_DEAD,
                 MetricNames.QUEUE_OLDEST_DUE_AGE, MetricNames.QUEUE_LIVE_CONSUMERS, MetricNames.SCHEDULES_FIRED,
-                MetricNames.SCHEDULES_MISSED, MetricNames.QUEUE_CAPPED_PARTITIONS, MetricNames.QUEUE_THROTTLED_PARTITIONS);
+                MetricNames.SCHEDULES_MISSED, MetricNames.QUEUE_CAPPED_PARTITIONS, MetricNames.QUEUE_THROTTLED_PARTITIONS,
+                MetricNames.CANCELLED, MetricNames.LEASE_EXTENSIONS);
+    }
+
+    @Test
+    void cancelled_runs_and_lease_extensions_are_counted_by_outcome() throws Exception {
+        Publisher<Job> publisher = workers.publisher(QUEUE);
+        Partition jobs = Partition.regular("jobs");
+        publisher.publishAll(List.of(Publication.of(jobs, new Job("a", "run until cancelled")).withId("a"),
+                Publication.of(jobs, new Job("b", "extend"))));
+        CountDownLatch aRuns = new CountDownLatch(1);
+        Worker<Job> worker = workers.worker(QUEUE, Job.class, (job, context) -> {
+            if (job.behaviour().equals("extend")) {
+                context.extendLease(Duration.ofMinutes(1));
+                return Outcome.success();
+            }
+            aRuns.countDown();
+            while (!context.isCancelled()) {
+                Thread.sleep(1);
+            }
+            return Outcome.success();
+        }, WorkerOptions.builder().consumer("metrics-worker").fetchWait(Duration.ofMillis(20))
+                .heartbeatInterval(Duration.ofMillis(20)).build());
+
+        worker.start();
+        assertThat(aRuns.await(10, TimeUnit.SECONDS)).isTrue();
+        workers.store(QUEUE).cancel(List.of(TaskId.of("a")));
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while ((cancelled("stopped") < 1 || count(MetricNames.PROCESSED) < 1) && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        worker.stop();
+
+        assertThat(cancelled("stopped")).isEqualTo(1);
+        assertThat(cancelled("not_started") + cancelled("interrupted") + cancelled("abandoned")).isZero();
+        assertThat(registry.get(MetricNames.LEASE_EXTENSIONS).tag("outcome", "extended").counter().count()).isEqualTo(1);
+        assertThat(registry.get(MetricNames.LEASE_EXTENSIONS).tag("outcome", "lease_lost").counter().count()).isZero();
+        assertThat(count(MetricNames.PROCESSED)).as("b only").isEqualTo(1);
+        assertThat(registry.get(MetricNames.FAILED).counters()).as("a cancellation is no failure")
+                .allSatisfy(counter -> assertThat(counter.count()).isZero());
+        assertThat(registry.get(MetricNames.CANCELLED).counters())
+                .allSatisfy(counter -> assertThat(counter.getId().getTag("queue")).isEqualTo("jobs"));
+    }
+
+    private double cancelled(String outcome) {
+        return registry.get(MetricNames.CANCELLED).tag("outcome", outcome).counter().count();
     }
 
     @Test

@@ -5,6 +5,7 @@ import io.ordo.domain.GroupName;
 import io.ordo.domain.Lease;
 import io.ordo.domain.NewTask;
 import io.ordo.domain.Partition;
+import io.ordo.domain.Progress;
 import io.ordo.domain.QueueName;
 import io.ordo.domain.QueueSettings;
 import io.ordo.domain.Schedule;
@@ -13,6 +14,7 @@ import io.ordo.ports.AckOutcome;
 import io.ordo.ports.CancelOutcome;
 import io.ordo.ports.Clock;
 import io.ordo.ports.DeadLetterPage;
+import io.ordo.ports.ExtendOutcome;
 import io.ordo.ports.FailOutcome;
 import io.ordo.ports.PublishReceipt;
 import io.ordo.ports.QueueInspection;
@@ -33,6 +35,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
 
@@ -170,8 +173,13 @@ final class FaultyTaskStore implements TaskStore {
     }
 
     @Override
-    public void heartbeat(ConsumerId consumer, Duration ttl) {
-        run(() -> delegate.heartbeat(consumer, ttl));
+    public Set<TaskId> heartbeat(ConsumerId consumer, Duration ttl, Map<TaskId, Progress> progress) {
+        return call(() -> delegate.heartbeat(consumer, ttl, progress));
+    }
+
+    @Override
+    public Map<TaskId, ExtendOutcome> extendLease(ConsumerId consumer, Collection<TaskId> ids, Duration extension) {
+        return call(() -> delegate.extendLease(consumer, ids, extension));
     }
 
     @Override

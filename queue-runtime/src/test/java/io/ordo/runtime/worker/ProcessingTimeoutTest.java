@@ -110,6 +110,30 @@ class ProcessingTimeoutTest {
     }
 
     @Test
+    void a_tasks_own_timeout_replaces_the_queues_for_the_worker_too() {
+        harness.settings(QueueSettings.builder().processingTimeout(Duration.ofSeconds(5)).build());
+        harness.options.concurrency(2).prefetch(2);
+        harness.publishWithTimeout(Partition.regular("reports"), "long", Duration.ofSeconds(20));
+        harness.publishWithTimeout(Partition.regular("mail"), "short", Duration.ofSeconds(2));
+        AtomicInteger returned = new AtomicInteger();
+        harness.start((payload, context) -> {
+            hangUntilReleased(returned);
+            return Outcome.success();
+        });
+        Eventually.until("both run", () -> harness.events.started.size() == 2);
+
+        scheduler.advance(Duration.ofSeconds(3)); // past short's own 2 s, within the queue's 5 s
+        Eventually.until("short is given up", () -> harness.events.settlementsOf("short").contains(Settlement.TIMED_OUT));
+        scheduler.advance(Duration.ofSeconds(4)); // past the queue's 5 s, within long's own 20 s
+        Eventually.holdStill(Duration.ofMillis(50));
+        assertThat(harness.events.settlementsOf("long")).as("long keeps its lease past the queue's timeout").isEmpty();
+
+        release.countDown();
+        Eventually.until("long is processed", () -> harness.events.settlementsOf("long").contains(Settlement.PROCESSED));
+        assertThat(harness.events.settlementsOf("short")).containsExactly(Settlement.TIMED_OUT);
+    }
+
+    @Test
     void tasks_whose_holder_died_run_one_at_a_time_with_nothing_else_held_and_their_returns_cost_no_attempt() {
         harness.options.concurrency(4).prefetch(8);
         harness.publish(Partition.regular("a"), "a1");

@@ -18,6 +18,7 @@ final class RecordingListener implements WorkerListener {
     final Map<TaskId, List<Settlement>> settlements = new ConcurrentHashMap<>();
     final List<String> events = new CopyOnWriteArrayList<>();
     final List<Duration> fetchRetries = new CopyOnWriteArrayList<>();
+    final Map<TaskId, CancelledRun> cancelled = new ConcurrentHashMap<>();
     final AtomicInteger backendDown = new AtomicInteger();
     final AtomicInteger backendUp = new AtomicInteger();
 
@@ -26,6 +27,12 @@ final class RecordingListener implements WorkerListener {
         started.add(lease.id().value());
         startedThreads.add(Thread.currentThread().getName());
         events.add("started " + lease.id());
+    }
+
+    @Override
+    public void taskCancelled(Lease lease, CancelledRun run) {
+        cancelled.put(lease.id(), run);
+        events.add("cancelled " + lease.id() + " " + run);
     }
 
     @Override
@@ -47,6 +54,10 @@ final class RecordingListener implements WorkerListener {
     @Override
     public void backendUp(Duration outage) {
         backendUp.incrementAndGet();
+    }
+
+    CancelledRun cancelledRunOf(String id) {
+        return cancelled.get(TaskId.of(id));
     }
 
     List<Settlement> settlementsOf(String id) {

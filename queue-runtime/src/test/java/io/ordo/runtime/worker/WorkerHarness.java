@@ -1,6 +1,7 @@
 package io.ordo.runtime.worker;
 
 import io.ordo.domain.ConsumerId;
+import io.ordo.domain.NewTask;
 import io.ordo.domain.Partition;
 import io.ordo.domain.QueueName;
 import io.ordo.domain.QueueSettings;
@@ -79,6 +80,12 @@ final class WorkerHarness implements AutoCloseable {
             publications.add(Publication.of(partition, id).withId(id));
         }
         publisher.publishAll(publications);
+    }
+
+    /** Publishes one task whose payload is its id, with a processing timeout of its own. */
+    void publishWithTimeout(Partition partition, String id, Duration timeout) {
+        store.publish(List.of(NewTask.builder(partition, new JacksonPayloadCodec().encode(id)).id(id).timeout(timeout)
+                .build()));
     }
 
     Worker<String> start(TaskHandler<String> handler) {

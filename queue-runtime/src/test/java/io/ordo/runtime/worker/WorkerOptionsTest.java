@@ -16,6 +16,7 @@ class WorkerOptionsTest {
         assertThat(options.concurrency()).isEqualTo(WorkerOptions.DEFAULT_CONCURRENCY);
         assertThat(options.prefetch()).isEqualTo(2 * WorkerOptions.DEFAULT_CONCURRENCY);
         assertThat(options.gracePeriod()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(options.cancelGrace()).isEqualTo(Duration.ofSeconds(5));
         assertThat(options.heartbeatInterval()).isEmpty();
         assertThat(options.consumer()).isEqualTo(ConsumerNames.forThisProcess());
         assertThat(WorkerOptions.builder().concurrency(3).build().prefetch()).isEqualTo(6);
@@ -34,6 +35,12 @@ class WorkerOptionsTest {
                 .isInstanceOf(InvalidInputException.class).hasMessageStartingWith("concurrency: ");
         assertThatThrownBy(() -> WorkerOptions.builder().gracePeriod(Duration.ofSeconds(-1)).build())
                 .isInstanceOf(InvalidInputException.class).hasMessageStartingWith("gracePeriod: ");
+        assertThatThrownBy(() -> WorkerOptions.builder().cancelGrace(Duration.ofMillis(-1)).build())
+                .isInstanceOf(InvalidInputException.class).hasMessageStartingWith("cancelGrace: ");
+        assertThatThrownBy(() -> WorkerOptions.builder().cancelGrace(null).build())
+                .isInstanceOf(InvalidInputException.class).hasMessageStartingWith("cancelGrace: ");
+        assertThatThrownBy(() -> WorkerOptions.builder().cancelGrace(Duration.ofHours(2)).build())
+                .isInstanceOf(InvalidInputException.class).hasMessageStartingWith("cancelGrace: ");
         assertThatThrownBy(() -> WorkerOptions.builder().heartbeatInterval(Duration.ZERO).build())
                 .isInstanceOf(InvalidInputException.class).hasMessageStartingWith("heartbeatInterval: ");
         assertThatThrownBy(() -> WorkerOptions.builder().prefetch(1001).build())
