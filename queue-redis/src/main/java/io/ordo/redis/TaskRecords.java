@@ -56,9 +56,14 @@ public final class TaskRecords {
      * milliseconds (both fit the six bytes; a delay of at most a year stays far below it).
      */
     static final long RUN_AT_MARK = 1L << 47;
+    /**
+     * Added to a publish argument's priority field (0..2000 otherwise) when the task has its own processing
+     * timeout: publish learns it without reading the task's extras.
+     */
+    static final int OWN_TIMEOUT_MARK = 1 << 15;
 
     static void declareIn(LuaConstants lua) {
-        lua.integer("RUN_AT_MARK", RUN_AT_MARK).integer("STATE_WAITING", STATE_WAITING).integer("STATE_IN_FLIGHT", STATE_IN_FLIGHT)
+        lua.integer("RUN_AT_MARK", RUN_AT_MARK).integer("OWN_TIMEOUT_MARK", OWN_TIMEOUT_MARK).integer("STATE_WAITING", STATE_WAITING).integer("STATE_IN_FLIGHT", STATE_IN_FLIGHT)
                 .integer("STATE_DEAD", STATE_DEAD)
                 .integer("FLAG_PRIORITY", FLAG_PRIORITY).integer("FLAG_ATTEMPTS", FLAG_ATTEMPTS)
                 .integer("FLAG_DUE", FLAG_DUE).integer("FLAG_READY", FLAG_READY).integer("FLAG_ERROR", FLAG_ERROR)
@@ -85,7 +90,8 @@ public final class TaskRecords {
     }
 
     /**
-     * The publish argument of one task: priority+1000 (2), delay ms or {@link #RUN_AT_MARK} + runAt (6),
+     * The publish argument of one task: priority+1000 (2, plus {@link #OWN_TIMEOUT_MARK} for a task with its own
+     * timeout), delay ms or {@link #RUN_AT_MARK} + runAt (6),
      * payload size (4), then the record's tail, which the script stores as is: code, headers, the task's
      * extras if it has any, payload.
      */
@@ -105,7 +111,8 @@ public final class TaskRecords {
             h += 2;
         }
         ByteBuffer out = ByteBuffer.allocate(size);
-        out.putShort((short) (task.priority().value() + PRIORITY_OFFSET));
+        out.putShort((short) (task.priority().value() + PRIORITY_OFFSET
+                + (task.timeout().isZero() ? 0 : OWN_TIMEOUT_MARK)));
         putInt6(out, task.runAt() == null ? task.delay().toMillis() : RUN_AT_MARK + task.runAt().toEpochMilli());
         out.putInt(task.payloadSize());
         putHeaders(out, code, headerBytes, extras);

@@ -161,7 +161,7 @@ O.KIND_TYPES = {
 }
 -- The keys of task control (control.lua): touched only while a task in flight is controlled, or a consume
 -- may give one its own deadline, and probed only then; a call that makes the first entry probes them itself.
-O.CONTROL_KINDS = { control = true, cancels = true, deadlines = true }
+O.CONTROL_KIND_COUNT = 3 -- control, cancels, deadlines: the last of O.KINDS
 O.TYPE_PROBES = { hash = 'HEXISTS', zset = 'ZCARD', list = 'LLEN' }
 
 -- Returns what the probe read (a list's length, a sorted set's size), or nil when the key was checked before.
@@ -188,11 +188,13 @@ end
 function O.verify_fixed(skip)
     local set = O.key_sets[O.K_META]
     local limits = O.limits()
-    local controls = O.controlled() or O.counter('ownTimeouts') > 0
-    for i, kind in ipairs(O.KINDS) do
+    local kinds = O.KINDS
+    local last = #kinds -- the kinds of task control are the last ones
+    if not (O.controlled() or O.counter('ownTimeouts') > 0) then last = last - O.CONTROL_KIND_COUNT end
+    for i = 1, last do
+        local kind = kinds[i]
         local used_by = O.LIMIT_KINDS[kind]
-        if not (skip and skip[kind]) and (not used_by or limits and limits[used_by])
-                and (controls or not O.CONTROL_KINDS[kind]) then
+        if not (skip and skip[kind]) and (not used_by or limits and limits[used_by]) then
             O.verify(set[i], O.KIND_TYPES[kind])
         end
     end

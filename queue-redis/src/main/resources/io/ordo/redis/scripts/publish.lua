@@ -9,7 +9,8 @@
 -- payload is over the queue's limit.
 local clock = ARGV[1]
 local FIRST_TASK = 2 -- then per task: id, blob = priority+1000 (2) delayMs (6) payloadBytes (4) tail
--- (a delay field at or above O.RUN_AT_MARK is that mark plus the epoch ms the task runs at)
+-- (a delay field at or above O.RUN_AT_MARK is that mark plus the epoch ms the task runs at; a priority
+-- field at or above O.OWN_TIMEOUT_MARK is that mark plus the priority, for a task with its own timeout)
 local TAIL = 13 -- where the tail starts in a blob: code length (2), code, headers, payload
 local ORDERED_MARK = O.ORDERED_MARK
 
@@ -37,20 +38,18 @@ local function bind(meta)
         K_THROTTLED, K_CONTROL, K_CANCELS, K_DEADLINES = unpack(O.begin({ meta }))
 end
 
--- Each task's priority, delay and partition, read from its blob once for every view.
+-- Each task's priority, delay and partition, read from its blob once for every view; and whether a task has
+-- a processing timeout of its own (its priority field marked): a consume then looks for it (counter ownTimeouts).
 local PRIORITY, DELAY, CODE = {}, {}, {}
-for i = FIRST_TASK, #ARGV, 2 do
-    local priority, delay, code_length = struct.unpack('>HI6xxxxI2', ARGV[i + 1])
-    PRIORITY[i], DELAY[i] = priority - 1000, delay_of(delay)
-    CODE[i] = string.sub(ARGV[i + 1], TAIL + 2, TAIL + 1 + code_length)
-end
--- whether a task has a processing timeout of its own: a consume then looks for it (counter ownTimeouts)
+local OWN_TIMEOUT_MARK = O.OWN_TIMEOUT_MARK
 local own_timeouts = false
 for i = FIRST_TASK, #ARGV, 2 do
-    if O.extras_timeout(ARGV[i + 1], TAIL + 2 + #CODE[i]) then
-        own_timeouts = true
-        break
+    local priority, delay, code_length = struct.unpack('>HI6xxxxI2', ARGV[i + 1])
+    if priority >= OWN_TIMEOUT_MARK then
+        own_timeouts, priority = true, priority - OWN_TIMEOUT_MARK
     end
+    PRIORITY[i], DELAY[i] = priority - 1000, delay_of(delay)
+    CODE[i] = string.sub(ARGV[i + 1], TAIL + 2, TAIL + 1 + code_length)
 end
 
 -- Every view's keys are checked before the first write. A group's records are not (a publish writes none).
