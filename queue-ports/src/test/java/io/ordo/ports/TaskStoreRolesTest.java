@@ -32,8 +32,9 @@ class TaskStoreRolesTest {
                         Collectors.mapping(method -> method.getDeclaringClass().getSimpleName(), Collectors.toList())));
 
         assertThat(declaredBy).as("the 25 operations TaskStore had before it was split, the four of schedules,"
-                + " the four of consumer groups and the group a store serves").hasSize(34);
+                + " the four of consumer groups, the group a store serves and the trim of dead letters").hasSize(35);
         assertThat(declaredBy).containsEntry("fireDueSchedules()", List.of("QueueMaintenance"))
+                .containsEntry("trimDeadLetters()", List.of("QueueMaintenance"))
                 .containsEntry("putSchedule(Schedule)", List.of("QueueSchedules"))
                 .containsEntry("createGroup(GroupName)", List.of("ConsumerGroups"))
                 .containsEntry("createGroup(GroupName, GroupName)", List.of("ConsumerGroups"));

@@ -110,6 +110,7 @@ final class SimpleTaskStore implements TaskStore {
     private long published;
     private long acked;
     private long deadLettered;
+    private long deadLettersDropped;
 
     private final Set<Quirk> quirks;
     private final TokenBuckets buckets = new TokenBuckets();
@@ -536,7 +537,7 @@ final class SimpleTaskStore implements TaskStore {
         long capped = active.stream().filter(this::heldAtCap).count(); // the count as it is, whatever the quirks
         long throttled = active.stream().filter(partition -> buckets.partitionTokens(settings, partition, now) < 1).count();
         return new QueueStats(ready, delayed, inFlight, dead, active.size(), locked.size(), blocked, capped, throttled,
-                live, ready == 0 ? 0 : now - oldest, published, acked, deadLettered, paused);
+                live, ready == 0 ? 0 : now - oldest, published, acked, deadLettered, deadLettersDropped, paused);
     }
 
     /** Not needed by the simulation, which compares operations' outcomes and stats. */
@@ -573,6 +574,26 @@ final class SimpleTaskStore implements TaskStore {
         entry.deadAt = now;
         entry.deathOrder = ++deaths;
         deadLettered++;
+        dropPastCaps(QueueSettings.DEAD_LETTERS_DROPPED_PER_DEATH, now);
+    }
+
+    /** The oldest dead letters while the caps say so, at most {@code most}. */
+    private long dropPastCaps(long most, long now) {
+        List<Entry> dead = entries.values().stream().filter(entry -> entry.dead)
+                .sorted(Comparator.comparingLong(entry -> entry.deathOrder)).toList();
+        long dropped = 0;
+        while (dropped < most && dropped < dead.size()
+                && settings.dropsOldestDeadLetter(dead.size() - dropped, dead.get((int) dropped).deadAt, now)) {
+            entries.remove(dead.get((int) dropped).task.id());
+            dropped++;
+        }
+        deadLettersDropped += dropped;
+        return dropped;
+    }
+
+    @Override
+    public long trimDeadLetters() {
+        return dropPastCaps(Long.MAX_VALUE, clock.millis());
     }
 
     private List<Entry> waitingIn(Partition partition) {
