@@ -42,11 +42,13 @@ local start = O.start
 -- without reading the list's last member.
 -- highestListed: the highest priority any list member ever had; while it equals lowestListed, every
 -- partition in `ready` has the same head priority, so a served one always goes back behind the others.
+-- deadLettersDroppedTotal: dead letters the caps deleted (O.drop_dead). A counter added later goes last: data
+-- written before it has a shorter value, read with the counters it has and the defaults of the rest.
 O.COUNTERS = { 'seq', 'turn', 'waiting', 'rest', 'stale', 'parked', 'lowestListed', 'latestListed', 'highestListed',
-    'ackedTotal', 'publishedTotal', 'deadLetteredTotal', 'deadSeq', 'nextTimer' }
-O.COUNTERS_FORMAT = '>dddddddddddddd' -- one d per counter
-O.COUNTER_DEFAULTS = { 0, 0, 0, 0, 0, 0, 1001, 0, -1001, 0, 0, 0, 0, -1 }
-O.COUNTER_COUNT = 14
+    'ackedTotal', 'publishedTotal', 'deadLetteredTotal', 'deadSeq', 'nextTimer', 'deadLettersDroppedTotal' }
+O.COUNTERS_FORMAT = '>ddddddddddddddd' -- one d per counter
+O.COUNTER_DEFAULTS = { 0, 0, 0, 0, 0, 0, 1001, 0, -1001, 0, 0, 0, 0, -1, 0 }
+O.COUNTER_COUNT = 15
 -- A call keeps the counters as an array in this order (O.c), unpacked and packed by one C call each:
 -- a Lua loop over the names cost more than the rest of a short call.
 -- Built at the first call: a library's top level has no ipairs.
@@ -58,7 +60,7 @@ function O.meta()
     local m = O.meta_fields
     if not m then
         local v = O.call('HMGET', O.K_META, 'maxAttempts', 'processingTimeoutMs', 'dedupWindowMs', 'heartbeatTtlMs',
-            'maxPayloadBytes', 'paused', 'counters', 'limits', 'queueBucket', 'bit')
+            'maxPayloadBytes', 'paused', 'counters', 'limits', 'queueBucket', 'bit', 'deadLetterCaps')
         m = {
             max_attempts = tonumber(v[1]) or O.DEFAULT_MAX_ATTEMPTS,
             processing_timeout = tonumber(v[2]) or O.DEFAULT_PROCESSING_TIMEOUT_MS,
@@ -69,6 +71,7 @@ function O.meta()
             limits = O.decode_limits(v[8]), -- caps and rate limits (limits.lua); nil: none
             queue_bucket = v[9] or nil, -- the queue rate limit's bucket (limits.lua); nil: full
             group_bit = v[10] and bit.lshift(1, tonumber(v[10])) or 0, -- a group's bit in shared masks (keys.lua)
+            dead_caps_text = v[11] or nil, -- 'count:ageMs' (O.dead_caps); nil: none
         }
         O.meta_fields = m
         if not O.COUNTER_INDEX then
@@ -76,7 +79,15 @@ function O.meta()
             for i, name in ipairs(O.COUNTERS) do O.COUNTER_INDEX[name] = i end
         end
         local c
-        if v[7] then c = { struct.unpack(O.COUNTERS_FORMAT, v[7]) } else c = { unpack(O.COUNTER_DEFAULTS) } end
+        if not v[7] then
+            c = { unpack(O.COUNTER_DEFAULTS) }
+        elseif #v[7] == 8 * O.COUNTER_COUNT then
+            c = { struct.unpack(O.COUNTERS_FORMAT, v[7]) }
+        else -- written before the last counters existed: those it has, the defaults of the rest
+            local n = #v[7] / 8
+            c = { struct.unpack(string.sub(O.COUNTERS_FORMAT, 1, 1 + n), v[7]) }
+            for i = n + 1, O.COUNTER_COUNT do c[i] = O.COUNTER_DEFAULTS[i] end
+        end
         O.c = c
         if O.next_timer == nil then
             local t = c[O.NEXT_TIMER]
@@ -88,6 +99,16 @@ end
 
 O.settings = O.meta
 local settings = O.settings
+
+-- The caps on the dead letters, {count = 0 for none, age = ms, 0 for none}, or nil without caps.
+function O.dead_caps()
+    local m = O.meta()
+    if m.dead_caps == nil then
+        local count, age = string.match(m.dead_caps_text or '', '^(%d+):(%d+)$')
+        m.dead_caps = count and { count = tonumber(count), age = tonumber(age) } or false
+    end
+    return m.dead_caps or nil
+end
 
 function O.counter(field)
     if not O.c then O.meta() end
