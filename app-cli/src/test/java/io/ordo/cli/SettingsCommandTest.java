@@ -86,4 +86,31 @@ class SettingsCommandTest {
         assertThat(run.exitCode()).isEqualTo(ExitCodes.BAD_INPUT);
         assertThat(run.errLines()).containsExactly("ordo: --queue-concurrency: must be between 0 and 100000, was -1");
     }
+
+    @Test
+    void the_caps_on_the_dead_letters_are_set_and_printed() {
+        CliRun run = CliRun.of("settings", "--queue", "orders", "--dead-letter-max-count", "1000",
+                "--dead-letter-max-age", "14d");
+
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.OK);
+        assertThat(run.outLines()).containsExactly(
+                "queue orders on inmemory (changed)",
+                "  max attempts         5",
+                "  processing timeout   off",
+                "  heartbeat ttl        30s",
+                "  dedup window         off",
+                "  max payload bytes    1048576",
+                "  dead letter cap      1000",
+                "  dead letter max age  14d");
+    }
+
+    @Test
+    void a_bad_dead_letter_cap_is_bad_input_naming_its_option() {
+        CliRun run = CliRun.of("settings", "--queue", "orders", "--dead-letter-max-count", "-1");
+
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(run.errLines()).containsExactly("ordo: --dead-letter-max-count: must be between 0 and 10000000, was -1");
+        CliRun age = CliRun.of("settings", "--queue", "orders", "--dead-letter-max-age", "500ms");
+        assertThat(age.errLines()).containsExactly("ordo: --dead-letter-max-age: must be 0 (off) or at least 1000 ms, was 500 ms");
+    }
 }
