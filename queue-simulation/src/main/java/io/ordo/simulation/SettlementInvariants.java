@@ -13,6 +13,7 @@ import io.ordo.simulation.ModelTask.State;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -73,7 +74,8 @@ final class SettlementInvariants {
                 model.blockedUntil.merge(task.partition, until, Math::max);
             }
         }
-        for (ModelTask task : named) {
+        // in seq order, as the store gives tasks back (and so as they die)
+        for (ModelTask task : named.stream().sorted(Comparator.comparingLong((ModelTask t) -> t.created)).toList()) {
             if (task.attempts >= model.settings.maxAttempts()) {
                 model.dead(task, rejection.reason(), false, now);
             } else {
@@ -151,6 +153,8 @@ final class SettlementInvariants {
         int returned = 0;
         int deadLettered = 0;
         int timedOut = 0;
+        // dead consumers by name, each one's tasks in seq order: the order they come back (and die) in
+        held.sort(Comparator.comparing((ModelTask task) -> task.holder.value()).thenComparingLong(task -> task.created));
         for (ModelTask task : held) {
             if (dead.contains(task.holder)) {
                 if (task.attempts >= model.settings.maxAttempts()) {
@@ -192,6 +196,7 @@ final class SettlementInvariants {
                     timed.add(task);
                 }
             }
+            timed.sort(ModelTask.KEY); // overdue tasks come back (and die) in key order
             for (ModelTask task : timed) {
                 timedOut++;
                 if (task.attempts >= model.settings.maxAttempts()) {
@@ -212,6 +217,17 @@ final class SettlementInvariants {
         if (report.returned() != returned || report.deadLettered() != deadLettered || report.timedOut() != timedOut) {
             fail(Invariant.OUTCOMES, "reclaim reported returned=%d deadLettered=%d timedOut=%d, expected %d/%d/%d",
                     report.returned(), report.deadLettered(), report.timedOut(), returned, deadLettered, timedOut);
+        }
+        model.end();
+    }
+
+    /** The reaper's trim: every dead letter past the caps is dropped, and the store said how many. */
+    void onTrimDeadLetters(long dropped, long now) {
+        model.begin();
+        long expected = model.dropPastCaps(Long.MAX_VALUE, now);
+        if (dropped != expected) {
+            fail(Invariant.OUTCOMES, "trimDeadLetters dropped %d, the caps %s drop %d", dropped,
+                    model.settings.deadLetterMaxCount() + " / " + model.settings.deadLetterMaxAge(), expected);
         }
         model.end();
     }

@@ -72,6 +72,8 @@ final class SimpleTaskStore implements TaskStore {
         IGNORES_CAPS,
         /** Delivers from a partition out of tokens. */
         IGNORES_RATE_LIMITS,
+        /** The caps on the dead letters delete the newest instead of the oldest. */
+        DROPS_THE_NEWEST_DEAD_LETTERS,
         /** Partitions that come into existence in one step get their turns in reverse: allowed, but different. */
         REVERSES_NEW_TURNS
     }
@@ -259,6 +261,7 @@ final class SimpleTaskStore implements TaskStore {
             }
         }
         List<Entry> batch = quirks.contains(Quirk.REJECT_RETURNS_ONLY_NAMED) ? List.of() : restOfBatch(named, consumer);
+        named.sort(Comparator.comparingLong(entry -> entry.task.seq())); // given back (and dying) in seq order
         for (Entry entry : named) {
             if (rejection.blocksPartition()) {
                 blocks.merge(entry.task.partition(), now + rejection.blockPartitionFor().toMillis(), Math::max);
@@ -370,10 +373,15 @@ final class SimpleTaskStore implements TaskStore {
         int timedOut = 0;
         long timeout = settings.processingTimeout().toMillis();
         List<Entry> lateOrdered = new ArrayList<>();
-        for (Entry entry : new ArrayList<>(entries.values())) {
-            if (entry.holder == null) {
-                continue;
-            }
+        // dead consumers' tasks by holder and seq, then the overdue ones in key order: the order they die in
+        List<Entry> held = new ArrayList<>(entries.values());
+        held.removeIf(entry -> entry.holder == null);
+        held.sort(Comparator.comparing((Entry entry) -> !dead.contains(entry.holder))
+                .thenComparing(entry -> dead.contains(entry.holder) ? entry.holder.value() : "")
+                .thenComparing(entry -> dead.contains(entry.holder) ? new OrderingKey(0, 0, entry.task.seq())
+                        : entry.task.orderingKey()));
+        List<Entry> lateRegular = new ArrayList<>();
+        for (Entry entry : held) {
             boolean consumerDead = dead.contains(entry.holder);
             boolean late = !consumerDead && settings.hasProcessingTimeout() && entry.leasedAt + timeout <= now;
             if (!consumerDead && !late) {
@@ -384,11 +392,11 @@ final class SimpleTaskStore implements TaskStore {
                 continue;
             }
             if (late) {
-                timedOut++;
+                lateRegular.add(entry);
+                continue;
             }
             if (entry.task.attempts() >= settings.maxAttempts()) {
-                die(entry, consumerDead ? "consumer " + entry.holder + " stopped heartbeating"
-                        : "processing timed out after " + timeout + " ms", now);
+                die(entry, "consumer " + entry.holder + " stopped heartbeating", now);
                 deadLetters++;
             } else {
                 entry.holder = null;
@@ -400,9 +408,11 @@ final class SimpleTaskStore implements TaskStore {
         firsts.removeIf(entry -> lateOrdered.stream().anyMatch(other -> other.holder.equals(entry.holder)
                 && other.task.partition().equals(entry.task.partition())
                 && other.task.orderingKey().compareTo(entry.task.orderingKey()) < 0));
+        firsts.addAll(lateRegular);
+        firsts.sort(Comparator.comparing(entry -> entry.task.orderingKey()));
         for (Entry first : firsts) {
             timedOut++;
-            List<Entry> rest = restOfBatch(List.of(first), first.holder);
+            List<Entry> rest = first.task.partition().isOrdered() ? restOfBatch(List.of(first), first.holder) : List.of();
             if (first.task.attempts() >= settings.maxAttempts()) {
                 die(first, "processing timed out after " + timeout + " ms", now);
                 deadLetters++;
@@ -584,7 +594,8 @@ final class SimpleTaskStore implements TaskStore {
         long dropped = 0;
         while (dropped < most && dropped < dead.size()
                 && settings.dropsOldestDeadLetter(dead.size() - dropped, dead.get((int) dropped).deadAt, now)) {
-            entries.remove(dead.get((int) dropped).task.id());
+            int victim = quirks.contains(Quirk.DROPS_THE_NEWEST_DEAD_LETTERS) ? dead.size() - 1 - (int) dropped : (int) dropped;
+            entries.remove(dead.get(victim).task.id());
             dropped++;
         }
         deadLettersDropped += dropped;
