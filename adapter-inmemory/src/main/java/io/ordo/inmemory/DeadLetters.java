@@ -1,22 +1,45 @@
 package io.ordo.inmemory;
 
 import io.ordo.domain.DeadLetter;
+import io.ordo.domain.QueueSettings;
 import io.ordo.domain.Task;
 import io.ordo.domain.TaskId;
 import io.ordo.ports.DeadLetterPage;
 
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 
-/** A queue's dead letters in the order they died, and how many ever died. Not thread-safe: the store calls it under its monitor. */
+/**
+ * A queue's dead letters in the order they died, how many ever died and how many the caps deleted. Not
+ * thread-safe: the store calls it under its monitor.
+ */
 final class DeadLetters {
     private final LinkedHashMap<TaskId, DeadLetter> letters = new LinkedHashMap<>();
     private long total;
+    private long droppedTotal;
 
-    /** The task, its last error saying why it died, into the dead letters. */
-    void bury(Task task, long now) {
+    /**
+     * The task, its last error saying why it died, into the dead letters; then the oldest past the caps go,
+     * at most {@link QueueSettings#DEAD_LETTERS_DROPPED_PER_DEATH}.
+     */
+    void bury(Task task, long now, QueueSettings settings) {
         letters.put(task.id(), new DeadLetter(task, task.lastError(), now));
         total++;
+        trim(settings, now, QueueSettings.DEAD_LETTERS_DROPPED_PER_DEATH);
+    }
+
+    /** Deletes the oldest dead letters while the caps say so, at most {@code most}; how many it deleted. */
+    long trim(QueueSettings settings, long now, long most) {
+        long dropped = 0;
+        Iterator<DeadLetter> oldestFirst = letters.values().iterator();
+        while (dropped < most && oldestFirst.hasNext()
+                && settings.dropsOldestDeadLetter(letters.size(), oldestFirst.next().deadAt(), now)) {
+            oldestFirst.remove();
+            dropped++;
+        }
+        droppedTotal += dropped;
+        return dropped;
     }
 
     DeadLetter get(TaskId id) {
@@ -57,5 +80,10 @@ final class DeadLetters {
     /** Tasks dead-lettered since the queue began. */
     long total() {
         return total;
+    }
+
+    /** Dead letters the caps deleted since the queue began. */
+    long droppedTotal() {
+        return droppedTotal;
     }
 }

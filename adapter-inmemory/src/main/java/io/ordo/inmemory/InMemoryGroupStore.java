@@ -147,6 +147,11 @@ final class InMemoryGroupStore implements TaskStore, QueueLevelCalls {
     }
 
     @Override
+    public long trimDeadLetters() {
+        return state().trimDeadLetters();
+    }
+
+    @Override
     public Map<TaskId, CancelOutcome> cancel(Collection<TaskId> ids) {
         return state().cancel(ids);
     }

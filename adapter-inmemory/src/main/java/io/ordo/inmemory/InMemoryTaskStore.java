@@ -358,14 +358,17 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
         Validate.notNull("rejection", rejection);
         List<TaskId> checked = PublishRules.ids("ids", ids);
         long now = clock.millis();
+        // the partitions of the named tasks, whether returned or dead (the caps may delete a dead one at once)
+        List<Partition> namedPartitions = new ArrayList<>();
         Map<TaskId, RejectOutcome> outcomes = holdings.giveBack(consumer, checked,
                 (lease, named) -> {
                     if (!named) {
                         returnUnprocessed(lease);
                         return RejectOutcome.RETURNED_WITH_BATCH;
                     }
+                    namedPartitions.add(lease.partition());
                     if (lease.task().attempts() >= lease.task().maxAttemptsOr(settings.maxAttempts())) {
-                        dead.bury(lease.task().withLastError(rejection.reason()), now);
+                        dead.bury(lease.task().withLastError(rejection.reason()), now, settings);
                         return RejectOutcome.DEAD_LETTERED;
                     }
                     waiting.put(lease.task().retriedAt(now + rejection.delay().toMillis(), rejection.reason()));
@@ -373,11 +376,7 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
                 }, RejectOutcome.LEASE_LOST, RejectOutcome.CANCELLED);
         if (rejection.blocksPartition()) {
             long until = now + rejection.blockPartitionFor().toMillis();
-            for (Map.Entry<TaskId, RejectOutcome> entry : outcomes.entrySet()) {
-                if (entry.getValue() == RejectOutcome.RETURNED || entry.getValue() == RejectOutcome.DEAD_LETTERED) {
-                    waiting.blockAtLeastUntil(partitionOfGivenBack(entry.getKey()), until);
-                }
-            }
+            namedPartitions.forEach(partition -> waiting.blockAtLeastUntil(partition, until));
         }
         notifyAll();
         return outcomes;
@@ -391,7 +390,7 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
         String why = Reasons.truncate(reason);
         long now = clock.millis();
         return settleEach(consumer, checked, FailOutcome.LEASE_LOST, FailOutcome.DEAD_LETTERED, FailOutcome.CANCELLED,
-                lease -> dead.bury(lease.task().withLastError(why), now));
+                lease -> dead.bury(lease.task().withLastError(why), now, settings));
     }
 
     @Override
@@ -410,11 +409,6 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
     /** A delivery that never ran: back in place, and it does not count as an attempt. */
     private void returnUnprocessed(Lease lease) {
         waiting.put(lease.task().withAttempts(lease.task().attempts() - 1));
-    }
-
-    private Partition partitionOfGivenBack(TaskId id) {
-        Task task = waiting.get(id);
-        return task != null ? task.partition() : dead.get(id).task().partition();
     }
 
     // ---------------------------------------------------------------- blocks, consumers, reclaim
@@ -480,10 +474,17 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
         return report;
     }
 
+    /** Every dead letter past the caps at once: a call here holds nothing but this store's monitor. */
+    @Override
+    public synchronized long trimDeadLetters() {
+        ensureOpen();
+        return dead.trim(settings, clock.millis(), Long.MAX_VALUE);
+    }
+
     /** A task whose processing never finished: back in place with the attempt counted, or dead if out of attempts. */
     private boolean takeBackCrashed(Task reclaimed, long now) {
         if (reclaimed.attempts() >= reclaimed.maxAttemptsOr(settings.maxAttempts())) {
-            dead.bury(reclaimed, now);
+            dead.bury(reclaimed, now, settings);
             return true;
         }
         waiting.put(reclaimed);
@@ -601,7 +602,7 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
         long throttled = buckets.countThrottled(settings.partitionRateLimit(), now, waiting::hasPartition);
         return new QueueStats(ready, waiting.size() - ready, holdings.size(), dead.size(), waiting.partitionCount(),
                 holdings.lockCount(), blocked, capped, throttled, live, now - oldestReadyAt, publishedTotal, ackedTotal, dead.total(),
-                paused);
+                dead.droppedTotal(), paused);
     }
 
     @Override

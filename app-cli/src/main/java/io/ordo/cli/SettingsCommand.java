@@ -30,7 +30,8 @@ import java.util.regex.Pattern;
                 "  ordo settings --backend lettuce --queue orders --max-attempts 3 --processing-timeout 5m",
                 "  ordo settings --backend lettuce --queue mail --partition-concurrency 2 --queue-concurrency 50",
                 "  ordo settings --backend lettuce --queue mail --partition-concurrency-override bulk=8",
-                "  ordo settings --backend lettuce --queue mail --partition-rate-limit 10/1s:20"})
+                "  ordo settings --backend lettuce --queue mail --partition-rate-limit 10/1s:20",
+                "  ordo settings --backend lettuce --queue orders --dead-letter-max-count 100000 --dead-letter-max-age 14d"})
 final class SettingsCommand extends QueueCommand {
     @Option(names = "--max-attempts", paramLabel = "N",
             description = "Deliveries before a failing or reclaimed task becomes a dead letter (default "
@@ -75,6 +76,16 @@ final class SettingsCommand extends QueueCommand {
             description = "Deliveries of each partition: PERMITS/DURATION[:BURST] or off (the default).")
     String partitionRateLimit;
 
+    @Option(names = "--dead-letter-max-count", paramLabel = "N",
+            description = "The most dead letters kept: past it the oldest are deleted as tasks die; 0 turns the cap off"
+                    + " (the default).")
+    Integer deadLetterMaxCount;
+
+    @Option(names = "--dead-letter-max-age", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Dead letters that died this long ago are deleted (as tasks die, and by the workers' reaper);"
+                    + " 0 turns it off (the default).")
+    Duration deadLetterMaxAge;
+
     private static final Pattern RATE = Pattern.compile("(\\d{1,9})/([^:]+)(?::(\\d{1,9}))?");
 
     @Override
@@ -115,6 +126,12 @@ final class SettingsCommand extends QueueCommand {
             if (partitionRateLimit != null) {
                 changed.partitionRateLimit(rate("partitionRateLimit", partitionRateLimit));
             }
+            if (deadLetterMaxCount != null) {
+                changed.deadLetterMaxCount(deadLetterMaxCount);
+            }
+            if (deadLetterMaxAge != null) {
+                changed.deadLetterMaxAge(deadLetterMaxAge);
+            }
             QueueSettings next = changed.build(); // validates every field before anything is stored
             store.configure(next);
             return next;
@@ -127,6 +144,7 @@ final class SettingsCommand extends QueueCommand {
         out.printf("  %-20s %s%n", "dedup window", settings.hasDedupWindow() ? millis(settings.dedupWindow()) : "off");
         out.printf("  %-20s %d%n", "max payload bytes", settings.maxPayloadBytes());
         printFlowLimits(out, settings);
+        printDeadLetterCaps(out, settings);
         return done();
     }
 
@@ -142,10 +160,20 @@ final class SettingsCommand extends QueueCommand {
         }
     }
 
+    /** The caps on the dead letters, when the queue has any (ordo settings and ordo stats print them alike). */
+    static void printDeadLetterCaps(PrintWriter out, QueueSettings settings) {
+        if (settings.hasDeadLetterCaps()) {
+            out.printf("  %-20s %s%n", "dead letter cap", cap(settings.deadLetterMaxCount()));
+            out.printf("  %-20s %s%n", "dead letter max age",
+                    settings.deadLetterMaxAge().isZero() ? "off" : millis(settings.deadLetterMaxAge()));
+        }
+    }
+
     private boolean changesAnything() {
         return maxAttempts != null || processingTimeout != null || heartbeatTtl != null || dedupWindow != null
                 || maxPayloadBytes != null || partitionConcurrency != null || partitionConcurrencyOverrides != null
-                || queueConcurrency != null || queueRateLimit != null || partitionRateLimit != null;
+                || queueConcurrency != null || queueRateLimit != null || partitionRateLimit != null
+                || deadLetterMaxCount != null || deadLetterMaxAge != null;
     }
 
     /** The current overrides with those given: CODE=N sets one, CODE=0 removes it. */

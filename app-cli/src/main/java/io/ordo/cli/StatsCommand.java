@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
 import java.io.PrintWriter;
 
 /**
- * Prints a queue's counts and lag, and its caps and rate limits when it has any.
+ * Prints a queue's counts and lag, and its caps and rate limits when it has any (those of its dead letters too).
  *
  * <pre>
  * ordo stats --queue orders
@@ -47,8 +47,12 @@ final class StatsCommand extends QueueCommand {
         row(out, "published total", stats.publishedTotal());
         row(out, "acked total", stats.ackedTotal());
         row(out, "dead-lettered total", stats.deadLetteredTotal());
+        if (settings.hasDeadLetterCaps() || stats.deadLettersDroppedTotal() > 0) { // only the caps drop any
+            row(out, "dead letters dropped", stats.deadLettersDroppedTotal());
+        }
         out.printf("  %-20s %s%n", "paused", stats.paused() ? "yes" : "no");
         SettingsCommand.printFlowLimits(out, settings);
+        SettingsCommand.printDeadLetterCaps(out, settings);
         return done();
     }
 

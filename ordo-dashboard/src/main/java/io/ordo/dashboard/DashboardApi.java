@@ -350,8 +350,9 @@ final class DashboardApi {
     }
 
     /**
-     * The view's concurrency caps and rate limits (docs/semantics.md, "Caps and rate limits"): one read of
-     * its settings (a group has settings of its own, docs/groups.md). A cap of 0 is none; a rate limit that is off is left out.
+     * The view's concurrency caps and rate limits (docs/semantics.md, "Caps and rate limits") and the caps on its
+     * dead letters ("Dead letters kept within bounds"): one read of its settings (a group has settings of its own,
+     * docs/groups.md). A cap or age of 0 is none; a rate limit that is off is left out.
      */
     private ObjectNode limits(QueueView view) {
         spendRead();
@@ -365,6 +366,8 @@ final class DashboardApi {
                 .forEach(entry -> overrides.addObject().put("partition", entry.getKey().code()).put("cap", entry.getValue()));
         rate(root, "partitionRateLimit", settings.partitionRateLimit());
         rate(root, "queueRateLimit", settings.queueRateLimit());
+        root.put("deadLetterMaxCount", settings.deadLetterMaxCount())
+                .put("deadLetterMaxAgeMillis", settings.deadLetterMaxAge().toMillis());
         return root;
     }
 

@@ -366,7 +366,7 @@
     } else {
       sections.push(el('p', { class: 'error', role: 'alert' }, 'Schedules unavailable: ' + scheduled.body.error));
     }
-    // the caps and rate limits: a read of their own too (the view's settings: a group has its own)
+    // the caps and rate limits, and the dead letters' caps: a read of their own too (the view's settings: a group has its own)
     const limits = await get(apiPath(queue, group, '/limits'));
     if (limits.status === 200) {
       const l = limits.body;
@@ -378,7 +378,9 @@
           l.partitionConcurrencyOverrides.map((o) => row('override', 'Cap of ' + o.partition, cap(o.cap), o.partition)),
           row('queueConcurrency', 'Queue cap', cap(l.queueConcurrency)),
           row('partitionRateLimit', 'Partition rate limit', rateLimit(l.partitionRateLimit)),
-          row('queueRateLimit', 'Queue rate limit', rateLimit(l.queueRateLimit))))));
+          row('queueRateLimit', 'Queue rate limit', rateLimit(l.queueRateLimit)),
+          row('deadLetterMaxCount', 'Dead letters kept', l.deadLetterMaxCount === 0 ? 'no cap' : 'the newest ' + number(l.deadLetterMaxCount)),
+          row('deadLetterMaxAge', 'Dead letters\u2019 age', l.deadLetterMaxAgeMillis === 0 ? 'no cap' : 'up to ' + span(l.deadLetterMaxAgeMillis))))));
     } else {
       sections.push(el('p', { class: 'error', role: 'alert' }, 'Caps and rate limits unavailable: ' + limits.body.error));
     }
@@ -401,7 +403,8 @@
         card('Active partitions', number(s.activePartitions), 'activePartitions'),
         card('Locked', number(s.lockedPartitions), 'lockedPartitions'), card('Blocked', number(s.blockedPartitions), 'blockedPartitions'),
         card(group ? 'Received' : 'Published', number(s.publishedTotal), 'publishedTotal'), card('Acked', number(s.ackedTotal), 'ackedTotal'),
-        card('Dead-lettered', number(s.deadLetteredTotal), 'deadLetteredTotal')),
+        card('Dead-lettered', number(s.deadLetteredTotal), 'deadLetteredTotal'),
+        card('Dropped by caps', number(s.deadLettersDroppedTotal), 'deadLettersDroppedTotal')),
       body.throughput ? chart(body.throughput, body.sampleEveryMillis, 'Queue ' + queue) : null,
       grouped ? groupsSection : null, sections, grouped ? null : groupsSection);
   }

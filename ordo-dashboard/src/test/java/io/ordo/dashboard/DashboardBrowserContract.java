@@ -133,6 +133,7 @@ abstract class DashboardBrowserContract {
         assertCell("div.card[data-field='dead'] .value", stats.dead());
         assertCell("div.card[data-field='lockedPartitions'] .value", stats.lockedPartitions());
         assertCell("div.card[data-field='blockedPartitions'] .value", stats.blockedPartitions());
+        assertCell("div.card[data-field='deadLettersDroppedTotal'] .value", stats.deadLettersDroppedTotal());
         WebElement lock = find(By.cssSelector("#locks tr[data-partition='!account-9']"));
         assertThat(lock.getText()).contains("browser-worker-1", "ago");
         assertThat(find(By.cssSelector("#blocks tr[data-partition='emails']")).getText()).contains("in 9 min");
@@ -145,6 +146,7 @@ abstract class DashboardBrowserContract {
         assertLimit("tr[data-limit='queueConcurrency']", "Queue cap", "none");
         assertLimit("tr[data-limit='partitionRateLimit']", "Partition rate limit", "off");
         assertLimit("tr[data-limit='queueRateLimit']", "Queue rate limit", "100 per 1 s, burst 200");
+        assertLimit("tr[data-limit='deadLetterMaxCount']", "Dead letters kept", "no cap");
         await("the throughput chart", driver -> !driver.findElements(By.cssSelector("#throughput svg polyline")).isEmpty());
     }
 

@@ -80,17 +80,19 @@ class DashboardHttpTest {
     @Test
     void the_caps_and_rate_limits_of_a_queue_are_read_as_json() throws IOException {
         assertThat(request("GET", "/api/queues/http-test/limits", "", "")).startsWith("HTTP/1.1 200")
-                .contains("\"partitionConcurrency\":0,\"queueConcurrency\":0,\"partitionConcurrencyOverrides\":[]}");
+                .contains("\"partitionConcurrency\":0,\"queueConcurrency\":0,\"partitionConcurrencyOverrides\":[],"
+                        + "\"deadLetterMaxCount\":0,\"deadLetterMaxAgeMillis\":0}");
 
         stores.forQueue(QUEUE).configure(stores.forQueue(QUEUE).settings().toBuilder().partitionConcurrency(2)
                 .partitionConcurrencyOverrides(Map.of(Partition.regular("zeta"), 1, Partition.regular("bulk"), 8))
                 .queueConcurrency(50).partitionRateLimit(new io.ordo.domain.RateLimit(10, Duration.ofSeconds(1), 20))
-                .build());
+                .deadLetterMaxCount(1000).deadLetterMaxAge(Duration.ofDays(7)).build());
 
         assertThat(request("GET", "/api/queues/http-test/limits", "", "")).startsWith("HTTP/1.1 200")
                 .contains("\"partitionConcurrency\":2,\"queueConcurrency\":50,\"partitionConcurrencyOverrides\":"
                         + "[{\"partition\":\"bulk\",\"cap\":8},{\"partition\":\"zeta\",\"cap\":1}],"
-                        + "\"partitionRateLimit\":{\"permits\":10,\"perMillis\":1000,\"burst\":20}}")
+                        + "\"partitionRateLimit\":{\"permits\":10,\"perMillis\":1000,\"burst\":20},"
+                        + "\"deadLetterMaxCount\":1000,\"deadLetterMaxAgeMillis\":604800000}")
                 .doesNotContain("queueRateLimit");
     }
 

@@ -19,11 +19,14 @@ import java.util.TreeMap;
  * @param queueConcurrency  the most tasks of the queue in flight at once, over all consumers; 0 = no cap
  * @param queueRateLimit    a token bucket every delivery of the queue takes from; {@link RateLimit#OFF} = none
  * @param partitionRateLimit a token bucket per partition, each delivery of it takes from; {@link RateLimit#OFF} = none
+ * @param deadLetterMaxCount the most dead letters kept: past it the oldest are deleted; 0 = no cap
+ * @param deadLetterMaxAge  dead letters that died longer ago are deleted; zero = no cap
  */
 public record QueueSettings(int maxAttempts, Duration processingTimeout, Duration dedupWindow,
                             Duration heartbeatTtl, int maxPayloadBytes, int partitionConcurrency,
                             Map<Partition, Integer> partitionConcurrencyOverrides, int queueConcurrency,
-                            RateLimit queueRateLimit, RateLimit partitionRateLimit) {
+                            RateLimit queueRateLimit, RateLimit partitionRateLimit, int deadLetterMaxCount,
+                            Duration deadLetterMaxAge) {
     public static final int DEFAULT_MAX_ATTEMPTS = 5;
     public static final Duration DEFAULT_PROCESSING_TIMEOUT = Duration.ZERO;
     public static final Duration DEFAULT_DEDUP_WINDOW = Duration.ZERO;
@@ -46,6 +49,17 @@ public record QueueSettings(int maxAttempts, Duration processingTimeout, Duratio
     /** The most partitions with a cap of their own. */
     public static final int MAX_CONCURRENCY_OVERRIDES = 1_000;
 
+    /** The highest cap on the number of dead letters (a few GiB of them on Redis). */
+    public static final int MAX_DEAD_LETTER_COUNT = 10_000_000;
+    /** The shortest age cap on dead letters when one is set: whole seconds, as the reaper that applies it runs. */
+    public static final Duration MIN_DEAD_LETTER_MAX_AGE = Duration.ofSeconds(1);
+    /**
+     * The most dead letters one dead-lettering deletes for the caps (docs/semantics.md, "Dead letters kept within
+     * bounds"): one keeps a count cap exact, the rest shrink a backlog (a lowered cap, letters expiring together)
+     * with every death at a bounded cost; the reaper's {@code trimDeadLetters} deletes whatever is left.
+     */
+    public static final int DEAD_LETTERS_DROPPED_PER_DEATH = 4;
+
     public static final QueueSettings DEFAULTS = new QueueSettings(DEFAULT_MAX_ATTEMPTS, DEFAULT_PROCESSING_TIMEOUT,
             DEFAULT_DEDUP_WINDOW, DEFAULT_HEARTBEAT_TTL, DEFAULT_MAX_PAYLOAD_BYTES);
 
@@ -54,6 +68,15 @@ public record QueueSettings(int maxAttempts, Duration processingTimeout, Duratio
                          int maxPayloadBytes) {
         this(maxAttempts, processingTimeout, dedupWindow, heartbeatTtl, maxPayloadBytes, 0, Map.of(), 0,
                 RateLimit.OFF, RateLimit.OFF);
+    }
+
+    /** Settings without caps on the dead letters. */
+    public QueueSettings(int maxAttempts, Duration processingTimeout, Duration dedupWindow, Duration heartbeatTtl,
+                         int maxPayloadBytes, int partitionConcurrency,
+                         Map<Partition, Integer> partitionConcurrencyOverrides, int queueConcurrency,
+                         RateLimit queueRateLimit, RateLimit partitionRateLimit) {
+        this(maxAttempts, processingTimeout, dedupWindow, heartbeatTtl, maxPayloadBytes, partitionConcurrency,
+                partitionConcurrencyOverrides, queueConcurrency, queueRateLimit, partitionRateLimit, 0, Duration.ZERO);
     }
 
     public QueueSettings {
@@ -77,6 +100,12 @@ public record QueueSettings(int maxAttempts, Duration processingTimeout, Duratio
         partitionConcurrencyOverrides = checkedOverrides(partitionConcurrencyOverrides);
         Validate.notNull("queueRateLimit", queueRateLimit);
         Validate.notNull("partitionRateLimit", partitionRateLimit);
+        Validate.range("deadLetterMaxCount", deadLetterMaxCount, 0, MAX_DEAD_LETTER_COUNT);
+        Validate.duration("deadLetterMaxAge", deadLetterMaxAge, MAX_DURATION);
+        if (!deadLetterMaxAge.isZero() && deadLetterMaxAge.compareTo(MIN_DEAD_LETTER_MAX_AGE) < 0) {
+            throw new InvalidInputException("deadLetterMaxAge", "must be 0 (off) or at least "
+                    + MIN_DEAD_LETTER_MAX_AGE.toMillis() + " ms, was " + deadLetterMaxAge.toMillis() + " ms");
+        }
     }
 
     private static Map<Partition, Integer> checkedOverrides(Map<Partition, Integer> overrides) {
@@ -134,6 +163,23 @@ public record QueueSettings(int maxAttempts, Duration processingTimeout, Duratio
         return !queueRateLimit.isOff() || !partitionRateLimit.isOff();
     }
 
+    /** Whether the dead letters are kept within a count or an age: then stores delete those past either. */
+    public boolean hasDeadLetterCaps() {
+        return deadLetterMaxCount > 0 || !deadLetterMaxAge.isZero();
+    }
+
+    /**
+     * Whether the caps delete the oldest dead letter now: there are more than {@code deadLetterMaxCount}, or the
+     * oldest died {@code deadLetterMaxAge} ago or longer. Stores delete the oldest while this holds.
+     *
+     * @param count        the dead letters there are
+     * @param oldestDeadAt when the oldest (by death order) died, epoch milliseconds
+     */
+    public boolean dropsOldestDeadLetter(long count, long oldestDeadAt, long now) {
+        return count > 0 && (deadLetterMaxCount > 0 && count > deadLetterMaxCount
+                || !deadLetterMaxAge.isZero() && oldestDeadAt + deadLetterMaxAge.toMillis() <= now);
+    }
+
     public static final class Builder {
         private int maxAttempts;
         private Duration processingTimeout;
@@ -145,6 +191,8 @@ public record QueueSettings(int maxAttempts, Duration processingTimeout, Duratio
         private int queueConcurrency;
         private RateLimit queueRateLimit;
         private RateLimit partitionRateLimit;
+        private int deadLetterMaxCount;
+        private Duration deadLetterMaxAge;
 
         private Builder(QueueSettings from) {
             maxAttempts = from.maxAttempts;
@@ -157,6 +205,8 @@ public record QueueSettings(int maxAttempts, Duration processingTimeout, Duratio
             queueConcurrency = from.queueConcurrency;
             queueRateLimit = from.queueRateLimit;
             partitionRateLimit = from.partitionRateLimit;
+            deadLetterMaxCount = from.deadLetterMaxCount;
+            deadLetterMaxAge = from.deadLetterMaxAge;
         }
 
         public Builder maxAttempts(int value) {
@@ -210,10 +260,22 @@ public record QueueSettings(int maxAttempts, Duration processingTimeout, Duratio
             return this;
         }
 
+        /** The most dead letters kept, the oldest deleted past it; 0 = no cap. */
+        public Builder deadLetterMaxCount(int value) {
+            deadLetterMaxCount = value;
+            return this;
+        }
+
+        /** How long a dead letter is kept after it died; zero = no cap. */
+        public Builder deadLetterMaxAge(Duration value) {
+            deadLetterMaxAge = value;
+            return this;
+        }
+
         public QueueSettings build() {
             return new QueueSettings(maxAttempts, processingTimeout, dedupWindow, heartbeatTtl, maxPayloadBytes,
                     partitionConcurrency, partitionConcurrencyOverrides, queueConcurrency, queueRateLimit,
-                    partitionRateLimit);
+                    partitionRateLimit, deadLetterMaxCount, deadLetterMaxAge);
         }
     }
 }

@@ -12,4 +12,15 @@ public interface QueueMaintenance extends QueueBound {
      * fire at once: any number of workers may run it.
      */
     ScheduleFiring fireDueSchedules();
+
+    /**
+     * Deletes the dead letters past the queue's caps, oldest first: while there are more than
+     * {@code deadLetterMaxCount}, or the oldest died {@code deadLetterMaxAge} ago or longer (docs/semantics.md,
+     * "Dead letters kept within bounds"). A dead-lettering deletes a few of them itself; this deletes the rest
+     * (letters that aged out, a cap lowered), in calls that each hold the store briefly. Nothing without caps.
+     * Any number of workers may run it at once.
+     *
+     * @return how many this call deleted (counted in {@link QueueStats#deadLettersDroppedTotal()})
+     */
+    long trimDeadLetters();
 }

@@ -19,12 +19,25 @@ package io.ordo.ports;
  * @param publishedTotal     tasks created since the queue began
  * @param ackedTotal         tasks acked since the queue began
  * @param deadLetteredTotal  tasks dead-lettered since the queue began
+ * @param deadLettersDroppedTotal dead letters the queue's caps deleted since the queue began
+ *                           ({@code deadLetterMaxCount}, {@code deadLetterMaxAge}); purges are not counted
  * @param paused             whether consume delivers nothing
  */
 public record QueueStats(long ready, long delayed, long inFlight, long dead, long activePartitions,
                          long lockedPartitions, long blockedPartitions, long cappedPartitions,
                          long throttledPartitions, long liveConsumers, long oldestDueAgeMillis,
-                         long publishedTotal, long ackedTotal, long deadLetteredTotal, boolean paused) {
+                         long publishedTotal, long ackedTotal, long deadLetteredTotal, long deadLettersDroppedTotal,
+                         boolean paused) {
+
+    /** Figures of a queue whose caps never deleted a dead letter. */
+    public QueueStats(long ready, long delayed, long inFlight, long dead, long activePartitions,
+                      long lockedPartitions, long blockedPartitions, long cappedPartitions,
+                      long throttledPartitions, long liveConsumers, long oldestDueAgeMillis,
+                      long publishedTotal, long ackedTotal, long deadLetteredTotal, boolean paused) {
+        this(ready, delayed, inFlight, dead, activePartitions, lockedPartitions, blockedPartitions, cappedPartitions,
+                throttledPartitions, liveConsumers, oldestDueAgeMillis, publishedTotal, ackedTotal, deadLetteredTotal,
+                0, paused);
+    }
 
     /**
      * Whether these figures show the queue was ever used: something published, held or dead-lettered, a

@@ -32,9 +32,10 @@ class TaskStoreRolesTest {
                         Collectors.mapping(method -> method.getDeclaringClass().getSimpleName(), Collectors.toList())));
 
         assertThat(declaredBy).as("the 25 operations TaskStore had before it was split, the four of schedules,"
-                + " the four of consumer groups, the group a store serves, and the heartbeat with progress and the"
-                + " lease extension of task control").hasSize(36);
+                + " the four of consumer groups, the group a store serves, the trim of dead letters, and the heartbeat"
+                + " with progress and the lease extension of task control").hasSize(37);
         assertThat(declaredBy).containsEntry("fireDueSchedules()", List.of("QueueMaintenance"))
+                .containsEntry("trimDeadLetters()", List.of("QueueMaintenance"))
                 .containsEntry("putSchedule(Schedule)", List.of("QueueSchedules"))
                 .containsEntry("createGroup(GroupName)", List.of("ConsumerGroups"))
                 .containsEntry("createGroup(GroupName, GroupName)", List.of("ConsumerGroups"))

@@ -20,6 +20,7 @@ final class LuaConstants {
         LuaConstants constants = new LuaConstants();
         TaskRecords.declareIn(constants);
         constants.defaults(QueueSettings.DEFAULTS);
+        constants.integer("DEAD_LETTERS_DROPPED_PER_DEATH", QueueSettings.DEAD_LETTERS_DROPPED_PER_DEATH);
         return constants.text.toString();
     }
 

@@ -11,7 +11,8 @@ import java.util.TreeMap;
 
 /**
  * A queue's caps and rate limits as the Lua library keeps them (the {@code limits} field of {@code meta}, JSON,
- * read by limits.lua), and back from the {@code settings} function's reply.
+ * read by limits.lua), its caps on the dead letters (the {@code deadLetterCaps} field, read by counters.lua), and
+ * all of its settings back from the {@code settings} function's reply.
  */
 final class QueueLimits {
     private QueueLimits() {
@@ -37,6 +38,12 @@ final class QueueLimits {
         return json.append('}').toString();
     }
 
+    /** {@code count:ageMs} as the library keeps them, or "" when the dead letters have no cap. */
+    static String deadLetterCaps(QueueSettings settings) {
+        return settings.hasDeadLetterCaps()
+                ? settings.deadLetterMaxCount() + ":" + settings.deadLetterMaxAge().toMillis() : "";
+    }
+
     private static void rate(StringBuilder json, String name, RateLimit limit) {
         if (!limit.isOff()) {
             json.append(",\"").append(name).append("\":[").append(limit.permits()).append(',')
@@ -60,15 +67,19 @@ final class QueueLimits {
         json.append('"');
     }
 
-    /** The settings function's reply: the five plain settings, then the caps, the limits and the overrides. */
+    /**
+     * The settings function's reply: the five plain settings, then the caps, the limits, the caps on the dead
+     * letters and the overrides.
+     */
     static QueueSettings decode(List<Object> r) {
         Map<Partition, Integer> overrides = new TreeMap<>((a, b) -> a.code().compareTo(b.code()));
-        for (int i = 13; i + 1 < r.size(); i += 2) {
+        for (int i = 15; i + 1 < r.size(); i += 2) {
             overrides.put(Partition.of(Replies.text(r, i)), Replies.integer(r, i + 1));
         }
         return new QueueSettings(Replies.integer(r, 0), Duration.ofMillis(Replies.number(r, 1)),
                 Duration.ofMillis(Replies.number(r, 2)), Duration.ofMillis(Replies.number(r, 3)),
-                Replies.integer(r, 4), Replies.integer(r, 5), overrides, Replies.integer(r, 6), rate(r, 7), rate(r, 10));
+                Replies.integer(r, 4), Replies.integer(r, 5), overrides, Replies.integer(r, 6), rate(r, 7), rate(r, 10),
+                Replies.integer(r, 13), Duration.ofMillis(Replies.number(r, 14)));
     }
 
     private static RateLimit rate(List<Object> r, int at) {

@@ -59,6 +59,8 @@ public enum RedisScript {
     REDRIVE_ALL("redrive_all"),
     PURGE_DEAD_LETTERS("purge_dead_letters"),
     PURGE_ALL_DEAD_LETTERS("purge_all_dead_letters"),
+    /** Reply: {how many dead letters the caps deleted, 1 if they may delete more}: called until 0. */
+    TRIM_DEAD_LETTERS("trim_dead_letters"),
     STATS("stats"),
     INSPECT("inspect"),
     PAUSE("pause"),

@@ -328,6 +328,19 @@ public final class RedisTaskStore implements TaskStore {
         }
     }
 
+    /** Calls trim_dead_letters until the caps delete no more: each call deletes a bounded chunk. */
+    @Override
+    public long trimDeadLetters() {
+        long dropped = 0;
+        while (true) {
+            List<Object> reply = run(RedisScript.TRIM_DEAD_LETTERS, new Args().add(now()));
+            dropped += Replies.number(reply, 0);
+            if (Replies.number(reply, 1) == 0) {
+                return dropped;
+            }
+        }
+    }
+
     // ---------------------------------------------------------------- cancel, get
 
     @Override
@@ -428,7 +441,7 @@ public final class RedisTaskStore implements TaskStore {
         return new QueueStats(Replies.number(r, 0), Replies.number(r, 1), Replies.number(r, 2), Replies.number(r, 3),
                 Replies.number(r, 4), Replies.number(r, 5), Replies.number(r, 6), Replies.number(r, 7),
                 Replies.number(r, 8), Replies.number(r, 9), Replies.number(r, 10), Replies.number(r, 11),
-                Replies.number(r, 12), Replies.number(r, 13), Replies.number(r, 14) == 1);
+                Replies.number(r, 12), Replies.number(r, 13), Replies.number(r, 15), Replies.number(r, 14) == 1);
     }
 
     /**
@@ -500,7 +513,7 @@ public final class RedisTaskStore implements TaskStore {
         run(RedisScript.CONFIGURE, new Args().add(now()).add(settings.maxAttempts())
                 .add(settings.processingTimeout().toMillis()).add(settings.dedupWindow().toMillis())
                 .add(settings.heartbeatTtl().toMillis()).add(settings.maxPayloadBytes())
-                .add(QueueLimits.encode(settings)));
+                .add(QueueLimits.encode(settings)).add(QueueLimits.deadLetterCaps(settings)));
     }
 
     @Override

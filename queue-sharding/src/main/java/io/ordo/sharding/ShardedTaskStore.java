@@ -440,6 +440,12 @@ public final class ShardedTaskStore implements TaskStore {
         return new ReclaimReport(List.copyOf(dead), returned, deadLettered, timedOut, cancelled);
     }
 
+    /** Every shard in turn: each keeps its own dead letters, within the caps the queue's settings give every shard. */
+    @Override
+    public long trimDeadLetters() {
+        return shards.stream().mapToLong(TaskStore::trimDeadLetters).sum();
+    }
+
     // ---------------------------------------------------------------- cancel, get
 
     @Override
@@ -527,7 +533,7 @@ public final class ShardedTaskStore implements TaskStore {
      */
     @Override
     public QueueStats stats() {
-        QueueStats sum = new QueueStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false);
+        QueueStats sum = new QueueStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false);
         for (TaskStore shard : shards) {
             QueueStats s = shard.stats();
             sum = new QueueStats(sum.ready() + s.ready(), sum.delayed() + s.delayed(), sum.inFlight() + s.inFlight(),
@@ -537,7 +543,8 @@ public final class ShardedTaskStore implements TaskStore {
                     Math.max(sum.liveConsumers(), s.liveConsumers()),
                     Math.max(sum.oldestDueAgeMillis(), s.oldestDueAgeMillis()),
                     sum.publishedTotal() + s.publishedTotal(), sum.ackedTotal() + s.ackedTotal(),
-                    sum.deadLetteredTotal() + s.deadLetteredTotal(), sum.paused() || s.paused());
+                    sum.deadLetteredTotal() + s.deadLetteredTotal(),
+                    sum.deadLettersDroppedTotal() + s.deadLettersDroppedTotal(), sum.paused() || s.paused());
         }
         return sum;
     }

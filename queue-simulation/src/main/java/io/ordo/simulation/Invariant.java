@@ -39,7 +39,7 @@ public final class Invariant {
     /** The stats agree with the tasks. */
     public static final String STATS = "stats";
     /** An acked, cancelled or purged task is not found any more. */
-    public static final String GONE_STAYS_GONE = "acked, cancelled and purged tasks are gone";
+    public static final String GONE_STAYS_GONE = "acked, cancelled, purged and dropped tasks are gone";
     /** Dead letters: exactly the dead tasks, oldest first, with reason and attempts. */
     public static final String DEAD_LETTERS = "dead letters";
     /** Leases and snapshots carry the task as published (partition, priority, seq order, times). */

@@ -14,7 +14,7 @@ final class ModelTask {
 
     enum State { WAITING, HELD, DEAD, GONE }
 
-    enum Gone { ACKED, CANCELLED, PURGED }
+    enum Gone { ACKED, CANCELLED, PURGED, DROPPED }
 
     /** The ordering key, with the model's creation order standing in for seq. */
     static final Comparator<ModelTask> KEY = Comparator
@@ -46,6 +46,8 @@ final class ModelTask {
     /** The seq the store reported, once seen; -1 before. */
     long seq = -1;
     long deadOp;
+    /** The view's death order: the caps drop the lowest first (redrive and death again give a new one). */
+    long deathOrder;
     long deadAt;
     String deadReason;
     boolean deadReasonIsPrefix;

@@ -49,6 +49,11 @@ final class QueueModel {
     long publishedTotal;
     long ackedTotal;
     long deadLetteredTotal;
+    long deadLettersDroppedTotal;
+    /** Deaths in this view so far: the death order of the next dead letter. */
+    private long deaths;
+    /** The dead letters the caps dropped in the step in progress. */
+    private final List<ModelTask> droppedThisStep = new ArrayList<>();
 
     QueueModel(QueueSettings settings) {
         this.settings = settings;
@@ -56,6 +61,7 @@ final class QueueModel {
 
     void begin() {
         op++;
+        droppedThisStep.clear();
     }
 
     /** Partitions that came into existence get a turn; emptied ones lose theirs. */
@@ -125,15 +131,37 @@ final class QueueModel {
         }
     }
 
+    /**
+     * The task dies, and the dead letters past the caps are dropped, at most as many as one death drops. The
+     * callers let tasks die in the order the rules say one call does (docs/semantics.md, "Dead letters kept
+     * within bounds"), so the model knows which the caps drop.
+     */
     void dead(ModelTask task, String reason, boolean prefix, long now) {
         leaveWaiting(task);
         task.state = State.DEAD;
         task.leaveHolder();
         task.deadOp = op;
+        task.deathOrder = ++deaths;
         task.deadAt = now;
         task.deadReason = reason;
         task.deadReasonIsPrefix = prefix;
         deadLetteredTotal++;
+        dropPastCaps(QueueSettings.DEAD_LETTERS_DROPPED_PER_DEATH, now);
+    }
+
+    /** The oldest dead letters while the caps say so, at most {@code most}: gone as dropped; how many. */
+    long dropPastCaps(long most, long now) {
+        List<ModelTask> dead = inState(State.DEAD);
+        dead.sort(Comparator.comparingLong(task -> task.deathOrder));
+        int dropped = 0;
+        while (dropped < most && dropped < dead.size()
+                && settings.dropsOldestDeadLetter(dead.size() - dropped, dead.get(dropped).deadAt, now)) {
+            gone(dead.get(dropped), Gone.DROPPED, now);
+            droppedThisStep.add(dead.get(dropped));
+            dropped++;
+        }
+        deadLettersDroppedTotal += dropped;
+        return dropped;
     }
 
     void gone(ModelTask task, Gone how, long now) {
@@ -149,6 +177,11 @@ final class QueueModel {
         task.dueAt = now;
         task.readyAt = now;
         toWaiting(task);
+    }
+
+    /** The tasks that died in the step in progress and were dropped by the caps in it. */
+    List<ModelTask> droppedThisStep() {
+        return droppedThisStep.stream().filter(task -> task.deadOp == op).toList();
     }
 
     /** The head of a partition: regular, its lowest-key ready task; ordered, its lowest-key task if ready. */

@@ -115,6 +115,8 @@ public final class Schedule {
         private QueueSettings settings;
         /** Caps and rate limits, drawn from a stream of their own so the rest of a seed's schedule is as without them. */
         private final SplittableRandom flowLimits;
+        /** The caps on the dead letters, drawn from a stream of their own too. */
+        private final SplittableRandom deadLetterCaps;
         private final ScheduleSteps scheduleSteps;
         private final GroupSteps groupSteps;
         private final TaskControlSteps taskControl;
@@ -127,6 +129,7 @@ public final class Schedule {
             this.seed = seed;
             this.random = new SplittableRandom(seed);
             this.flowLimits = new SplittableRandom(seed ^ 0x5DEECE66DL);
+            this.deadLetterCaps = new SplittableRandom(seed ^ 0x2545F4914F6CDD1DL);
             this.scheduleSteps = new ScheduleSteps(seed);
             this.groupSteps = new GroupSteps(seed, groups);
             this.taskControl = new TaskControlSteps(seed);
@@ -167,7 +170,25 @@ public final class Schedule {
             if (chance(0.25)) {
                 builder.dedupWindow(Duration.ofMillis(3_000));
             }
-            return withFlowLimits(builder);
+            return withDeadLetterCaps(withFlowLimits(builder).toBuilder());
+        }
+
+        /**
+         * Caps on the dead letters in about a third of the seeds: a count of 1-3, an age of 1-5 s, or both; the
+         * same draws whenever they are made.
+         */
+        private QueueSettings withDeadLetterCaps(QueueSettings.Builder builder) {
+            SplittableRandom caps = deadLetterCaps;
+            if (caps.nextDouble() < 0.35) {
+                double which = caps.nextDouble();
+                if (which < 0.7) {
+                    builder.deadLetterMaxCount(1 + caps.nextInt(3));
+                }
+                if (which >= 0.4) {
+                    builder.deadLetterMaxAge(Duration.ofMillis(1_000 + caps.nextInt(4_001)));
+                }
+            }
+            return builder.build();
         }
 
         /** Caps in about a third of the seeds, rate limits in some; the same draws whenever they are made. */
@@ -216,6 +237,12 @@ public final class Schedule {
                     register(view, consumer, now + ttl());
                 }
                 return through(view, step);
+            }
+            // Seeds with caps on the dead letters sometimes change them mid-run (a lower count is not applied at
+            // once: the next deaths and trims apply it)
+            if (settings.hasDeadLetterCaps() && deadLetterCaps.nextDouble() < 0.02) {
+                settings = withDeadLetterCaps(settings.toBuilder().deadLetterMaxCount(0).deadLetterMaxAge(Duration.ZERO));
+                return through(view, new Step.Configure(settings));
             }
             // Seeds with flow limits sometimes change them mid-run: new caps and limits, the rest as it was.
             if ((settings.hasConcurrencyCaps() || settings.hasRateLimits()) && flowLimits.nextDouble() < 0.02) {

@@ -15,6 +15,7 @@ import io.ordo.simulation.ModelTask.State;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -79,7 +80,8 @@ final class SettlementInvariants {
                 }
             }
         }
-        for (ModelTask task : named) {
+        // in seq order, as the store gives tasks back (and so as they die)
+        for (ModelTask task : named.stream().sorted(Comparator.comparingLong((ModelTask t) -> t.created)).toList()) {
             if (task.cancelRequested) {
                 model.gone(task, Gone.CANCELLED, now);
             } else if (task.attempts >= model.settings.maxAttempts()) {
@@ -209,6 +211,8 @@ final class SettlementInvariants {
         int deadLettered = 0;
         int timedOut = 0;
         int cancelled = 0;
+        // dead consumers by name, each one's tasks in seq order: the order they come back (and die) in
+        held.sort(Comparator.comparing((ModelTask task) -> task.holder.value()).thenComparingLong(task -> task.created));
         for (ModelTask task : held) {
             if (dead.contains(task.holder)) {
                 if (task.cancelRequested) {
@@ -255,6 +259,7 @@ final class SettlementInvariants {
                     timed.add(task);
                 }
             }
+            timed.sort(ModelTask.KEY); // overdue tasks come back (and die) in key order
             for (ModelTask task : timed) {
                 if (task.cancelRequested) {
                     model.gone(task, Gone.CANCELLED, now);
@@ -280,6 +285,17 @@ final class SettlementInvariants {
             fail(Invariant.OUTCOMES, "reclaim reported returned=%d deadLettered=%d timedOut=%d cancelled=%d,"
                             + " expected %d/%d/%d/%d", report.returned(), report.deadLettered(), report.timedOut(),
                     report.cancelled(), returned, deadLettered, timedOut, cancelled);
+        }
+        model.end();
+    }
+
+    /** The reaper's trim: every dead letter past the caps is dropped, and the store said how many. */
+    void onTrimDeadLetters(long dropped, long now) {
+        model.begin();
+        long expected = model.dropPastCaps(Long.MAX_VALUE, now);
+        if (dropped != expected) {
+            fail(Invariant.OUTCOMES, "trimDeadLetters dropped %d, the caps %s drop %d", dropped,
+                    model.settings.deadLetterMaxCount() + " / " + model.settings.deadLetterMaxAge(), expected);
         }
         model.end();
     }

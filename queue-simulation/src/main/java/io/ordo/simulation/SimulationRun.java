@@ -52,7 +52,8 @@ import java.util.stream.Collectors;
  * list the ids named in the call in their order, then ids the store added (rule 5) sorted and marked
  * {@code +}; stats are {@code r} ready, {@code d} delayed, {@code f} in flight, {@code x} dead,
  * {@code ap} active / {@code lp} locked / {@code bp} blocked partitions, {@code lc} live consumers,
- * {@code lag}, totals {@code pub}/{@code ack}/{@code dl}: the queue's own view's, then those of each group
+ * {@code lag}, totals {@code pub}/{@code ack}/{@code dl} (and {@code dropped}, the dead letters the caps dropped,
+ * once there are any): the queue's own view's, then those of each group
  * the step may have changed, every group's at a sweep ({@code | g0: r=...}).
  */
 final class SimulationRun {
@@ -307,11 +308,15 @@ final class SimulationRun {
             return render(ids, result);
         }
         if (step instanceof Step.Reclaim) {
+            // the reaper: reclaim, then the trim of the dead letters past the caps
             ReclaimReport report = store.reclaim();
             checker.view(view).onReclaim(report, now);
+            long dropped = store.trimDeadLetters();
+            checker.view(view).onTrimDeadLetters(dropped, now);
             return "dead=" + report.deadConsumers().stream().map(ConsumerId::value).sorted().toList()
                     + " returned=" + report.returned() + " deadLettered=" + report.deadLettered()
-                    + " timedOut=" + report.timedOut() + " cancelled=" + report.cancelled();
+                    + " timedOut=" + report.timedOut() + " cancelled=" + report.cancelled()
+                    + (dropped > 0 ? " dropped=" + dropped : "");
         }
         if (step instanceof Step.Advance advance) {
             clock.advanceMillis(advance.millis());
@@ -567,6 +572,7 @@ final class SimulationRun {
                 + " tp=" + stats.throttledPartitions() + " lc=" + stats.liveConsumers()
                 + " lag=" + stats.oldestDueAgeMillis() + " pub=" + stats.publishedTotal()
                 + " ack=" + stats.ackedTotal() + " dl=" + stats.deadLetteredTotal()
+                + (stats.deadLettersDroppedTotal() > 0 ? " dropped=" + stats.deadLettersDroppedTotal() : "")
                 + (stats.paused() ? " paused" : "");
     }
 }

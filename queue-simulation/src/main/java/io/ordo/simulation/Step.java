@@ -36,7 +36,9 @@ public sealed interface Step {
                     + " overrides=" + settings.partitionConcurrencyOverrides()
                     + " queueCap=" + settings.queueConcurrency()
                     + " partitionRate=" + settings.partitionRateLimit()
-                    + " queueRate=" + settings.queueRateLimit();
+                    + " queueRate=" + settings.queueRateLimit()
+                    + (settings.hasDeadLetterCaps() ? " deadLetterMaxCount=" + settings.deadLetterMaxCount()
+                    + " deadLetterMaxAge=" + settings.deadLetterMaxAge().toMillis() : "");
         }
     }
 
@@ -133,7 +135,7 @@ public sealed interface Step {
         }
     }
 
-    /** Runs the reaper. */
+    /** Runs the reaper: reclaim, then the trim of the dead letters past the caps. */
     record Reclaim() implements Step {
         @Override
         public String describe() {

@@ -80,6 +80,11 @@ final class ViewChecker {
 
     void onReclaim(ReclaimReport report, long now) {
         settlement.onReclaim(report, now);
+        readBack.settleDeathsOfThisStep();
+    }
+
+    void onTrimDeadLetters(long dropped, long now) {
+        settlement.onTrimDeadLetters(dropped, now);
     }
 
     void onConfigure(QueueSettings requested) {

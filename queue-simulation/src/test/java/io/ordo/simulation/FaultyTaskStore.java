@@ -179,6 +179,11 @@ final class FaultyTaskStore implements TaskStore {
     }
 
     @Override
+    public long trimDeadLetters() {
+        return delegate.trimDeadLetters();
+    }
+
+    @Override
     public Map<TaskId, CancelOutcome> cancel(Collection<TaskId> ids) {
         return delegate.cancel(ids);
     }

@@ -77,6 +77,8 @@ final class SimpleTaskStore implements TaskStore {
         IGNORES_CAPS,
         /** Delivers from a partition out of tokens. */
         IGNORES_RATE_LIMITS,
+        /** The caps on the dead letters delete the newest instead of the oldest. */
+        DROPS_THE_NEWEST_DEAD_LETTERS,
         /** Partitions that come into existence in one step get their turns in reverse: allowed, but different. */
         REVERSES_NEW_TURNS
     }
@@ -135,6 +137,7 @@ final class SimpleTaskStore implements TaskStore {
     private long published;
     private long acked;
     private long deadLettered;
+    private long deadLettersDropped;
 
     private final Set<Quirk> quirks;
     private final TokenBuckets buckets = new TokenBuckets();
@@ -284,6 +287,7 @@ final class SimpleTaskStore implements TaskStore {
             }
         }
         List<Entry> batch = quirks.contains(Quirk.REJECT_RETURNS_ONLY_NAMED) ? List.of() : restOfBatch(named, consumer);
+        named.sort(Comparator.comparingLong(entry -> entry.task.seq())); // given back (and dying) in seq order
         for (Entry entry : named) {
             if (entry.cancelRequested) {
                 entries.remove(entry.task.id());
@@ -442,10 +446,15 @@ final class SimpleTaskStore implements TaskStore {
         int cancelled = 0;
         long timeout = settings.processingTimeout().toMillis();
         List<Entry> lateOrdered = new ArrayList<>();
-        for (Entry entry : new ArrayList<>(entries.values())) {
-            if (entry.holder == null) {
-                continue;
-            }
+        // dead consumers' tasks by holder and seq, then the overdue ones in key order: the order they die in
+        List<Entry> held = new ArrayList<>(entries.values());
+        held.removeIf(entry -> entry.holder == null);
+        held.sort(Comparator.comparing((Entry entry) -> !dead.contains(entry.holder))
+                .thenComparing(entry -> dead.contains(entry.holder) ? entry.holder.value() : "")
+                .thenComparing(entry -> dead.contains(entry.holder) ? new OrderingKey(0, 0, entry.task.seq())
+                        : entry.task.orderingKey()));
+        List<Entry> lateRegular = new ArrayList<>();
+        for (Entry entry : held) {
             boolean consumerDead = dead.contains(entry.holder);
             long deadline = entry.deadline(timeout);
             boolean late = !consumerDead && deadline >= 0 && deadline <= now;
@@ -456,30 +465,30 @@ final class SimpleTaskStore implements TaskStore {
                 lateOrdered.add(entry);
                 continue;
             }
+            if (late) {
+                lateRegular.add(entry);
+                continue;
+            }
             if (entry.cancelRequested) {
                 entries.remove(entry.task.id());
                 cancelled++;
-                continue;
-            }
-            if (late) {
-                timedOut++;
-            }
-            if (entry.task.attempts() >= settings.maxAttempts()) {
-                die(entry, consumerDead ? "consumer " + entry.holder + " stopped heartbeating"
-                        : "processing timed out after " + (deadline - entry.leasedAt) + " ms", now);
+            } else if (entry.task.attempts() >= settings.maxAttempts()) {
+                die(entry, "consumer " + entry.holder + " stopped heartbeating", now);
                 deadLetters++;
             } else {
                 entry.leaveHolder();
                 returned++;
             }
         }
-        // An ordered batch times out as a whole: its first task timed out, the rest returned with it.
+        // In an ordered batch the first late task timed out, the rest return with it.
         List<Entry> firsts = new ArrayList<>(lateOrdered);
         firsts.removeIf(entry -> lateOrdered.stream().anyMatch(other -> other.holder.equals(entry.holder)
                 && other.task.partition().equals(entry.task.partition())
                 && other.task.orderingKey().compareTo(entry.task.orderingKey()) < 0));
+        firsts.addAll(lateRegular);
+        firsts.sort(Comparator.comparing(entry -> entry.task.orderingKey()));
         for (Entry first : firsts) {
-            List<Entry> rest = restOfBatch(List.of(first), first.holder);
+            List<Entry> rest = first.task.partition().isOrdered() ? restOfBatch(List.of(first), first.holder) : List.of();
             if (first.cancelRequested) {
                 entries.remove(first.task.id());
                 cancelled++;
@@ -630,7 +639,7 @@ final class SimpleTaskStore implements TaskStore {
         long capped = active.stream().filter(this::heldAtCap).count(); // the count as it is, whatever the quirks
         long throttled = active.stream().filter(partition -> buckets.partitionTokens(settings, partition, now) < 1).count();
         return new QueueStats(ready, delayed, inFlight, dead, active.size(), locked.size(), blocked, capped, throttled,
-                live, ready == 0 ? 0 : now - oldest, published, acked, deadLettered, paused);
+                live, ready == 0 ? 0 : now - oldest, published, acked, deadLettered, deadLettersDropped, paused);
     }
 
     /** Not needed by the simulation, which compares operations' outcomes and stats. */
@@ -667,6 +676,27 @@ final class SimpleTaskStore implements TaskStore {
         entry.deadAt = now;
         entry.deathOrder = ++deaths;
         deadLettered++;
+        dropPastCaps(QueueSettings.DEAD_LETTERS_DROPPED_PER_DEATH, now);
+    }
+
+    /** The oldest dead letters while the caps say so, at most {@code most}. */
+    private long dropPastCaps(long most, long now) {
+        List<Entry> dead = entries.values().stream().filter(entry -> entry.dead)
+                .sorted(Comparator.comparingLong(entry -> entry.deathOrder)).toList();
+        long dropped = 0;
+        while (dropped < most && dropped < dead.size()
+                && settings.dropsOldestDeadLetter(dead.size() - dropped, dead.get((int) dropped).deadAt, now)) {
+            int victim = quirks.contains(Quirk.DROPS_THE_NEWEST_DEAD_LETTERS) ? dead.size() - 1 - (int) dropped : (int) dropped;
+            entries.remove(dead.get(victim).task.id());
+            dropped++;
+        }
+        deadLettersDropped += dropped;
+        return dropped;
+    }
+
+    @Override
+    public long trimDeadLetters() {
+        return dropPastCaps(Long.MAX_VALUE, clock.millis());
     }
 
     private List<Entry> waitingIn(Partition partition) {

@@ -98,6 +98,7 @@ public abstract class ClosedStoreKit {
         calls.put("unblockPartition", () -> store.unblockPartition(partition));
         calls.put("heartbeat", () -> store.heartbeat(CONSUMER, Duration.ofSeconds(1)));
         calls.put("reclaim", () -> store.reclaim());
+        calls.put("trimDeadLetters", () -> store.trimDeadLetters());
         calls.put("cancel", () -> store.cancel(IDS));
         calls.put("get", () -> store.get(IDS.get(0)));
         calls.put("deadLetters", () -> store.deadLetters(0, 10));

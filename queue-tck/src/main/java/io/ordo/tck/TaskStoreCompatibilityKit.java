@@ -12,6 +12,7 @@ import io.ordo.tck.contract.CancelContract;
 import io.ordo.tck.contract.ConcurrencyCapsContract;
 import io.ordo.tck.contract.ConsumeContract;
 import io.ordo.tck.contract.ConsumerGroupsContract;
+import io.ordo.tck.contract.DeadLetterCapsContract;
 import io.ordo.tck.contract.DeadLettersContract;
 import io.ordo.tck.contract.FailContract;
 import io.ordo.tck.contract.FairnessContract;
@@ -180,6 +181,13 @@ public abstract class TaskStoreCompatibilityKit {
     @Nested
     class DeadLetters extends DeadLettersContract {
         DeadLetters() {
+            super(TaskStoreCompatibilityKit.this::createStore);
+        }
+    }
+
+    @Nested
+    class DeadLetterCaps extends DeadLetterCapsContract {
+        DeadLetterCaps() {
             super(TaskStoreCompatibilityKit.this::createStore);
         }
     }

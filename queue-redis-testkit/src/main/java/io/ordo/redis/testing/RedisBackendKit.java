@@ -336,6 +336,68 @@ public abstract class RedisBackendKit {
             }
         }
 
+        /**
+         * The counters are one packed value of {@code meta}; a counter added later goes last, so a queue written
+         * before it existed has a shorter value, read with the defaults of what it lacks and written whole after.
+         */
+        @Test
+        void counters_written_before_the_dropped_dead_letters_were_counted_are_read_and_carried_on(RedisServer server) {
+            QueueName queue = freshQueue();
+            KeySchema schema = KeySchema.of(queue);
+            try (RedisTaskStoreFactory factory = createFactory(RedisOptions.create(server.uri()))) {
+                TaskStore store = factory.forQueue(queue);
+                store.publish(tasks("p", 3));
+                List<Lease> leases = store.consume(WORKER, 2, Duration.ZERO);
+                store.fail(WORKER, leases.stream().map(Lease::id).toList(), "broken");
+                // the value as the library wrote it before deadLettersDroppedTotal: its first 14 counters
+                server.command("EVAL", "local v = redis.call('HGET', KEYS[1], 'counters') "
+                        + "return redis.call('HSET', KEYS[1], 'counters', string.sub(v, 1, 14 * 8))", "1", schema.key("meta"));
+
+                assertThat(store.stats().publishedTotal()).isEqualTo(3);
+                assertThat(store.stats().deadLetteredTotal()).isEqualTo(2);
+                assertThat(store.stats().deadLettersDroppedTotal()).isZero();
+                store.configure(store.settings().toBuilder().deadLetterMaxCount(1).build());
+                assertThat(store.trimDeadLetters()).isEqualTo(1);
+
+                assertThat(store.stats().deadLettersDroppedTotal()).isEqualTo(1);
+                assertThat(store.stats().deadLetteredTotal()).isEqualTo(2);
+                assertThat(store.stats().ready()).isEqualTo(1);
+                assertThat(MetaCounters.read(server, schema, "deadLettersDroppedTotal")).isEqualTo(1);
+                assertThat(store.consume(WORKER, 10, Duration.ZERO)).as("the queue works on").hasSize(1);
+            }
+        }
+
+        /**
+         * A dead letter the caps delete goes with its record (and a group's bit in a shared one), also when it
+         * died in the same call: reclaim keeps the records it writes aside until its end.
+         */
+        @Test
+        void dead_letters_the_caps_delete_leave_no_record_behind(RedisServer server) throws InterruptedException {
+            QueueName queue = freshQueue();
+            KeySchema schema = KeySchema.of(queue);
+            GroupName billing = GroupName.of("billing");
+            try (RedisTaskStoreFactory factory = createFactory(RedisOptions.create(server.uri()))) {
+                TaskStore store = factory.forQueue(queue);
+                store.createGroup(billing);
+                store.configure(store.settings().toBuilder().maxAttempts(1).deadLetterMaxCount(1).build());
+                store.publish(List.of(task("p", "a"), task("p", "b"), task("p", "c")));
+                TaskStore inBilling = factory.forGroup(queue, billing);
+                assertThat(inBilling.consume(WORKER, 3, Duration.ZERO)).hasSize(3);
+                inBilling.heartbeat(WORKER, Duration.ofMillis(1));
+                Thread.sleep(20);
+
+                assertThat(inBilling.reclaim().deadLettered()).isEqualTo(3);
+
+                assertThat(inBilling.deadLetters(0, 10).items()).extracting(dead -> dead.id().value()).containsExactly("c");
+                assertThat(server.command("HLEN", schema.forGroup(billing).key("tasks"))).as("c's record alone")
+                        .isEqualTo(1L);
+                assertThat(server.command("HLEN", schema.prefix() + "shared")).as("a and b had no other holder")
+                        .isEqualTo(1L);
+                assertThat(inBilling.get(io.ordo.domain.TaskId.of("a"))).isEmpty();
+                assertThat(inBilling.stats().deadLettersDroppedTotal()).isEqualTo(2);
+            }
+        }
+
         @Test
         void every_key_of_a_queue_shares_its_hash_tag(RedisServer server) {
             QueueName queue = freshQueue();

@@ -120,6 +120,38 @@ public abstract class RedisChunkedOperationsKit {
     }
 
     @Test
+    void the_trim_deletes_every_dead_letter_past_the_age_cap_in_several_bounded_calls() {
+        deadLetters(MANY);
+        store.configure(QueueSettings.builder().deadLetterMaxAge(Duration.ofMinutes(1)).build());
+        clock.advance(Duration.ofMinutes(1));
+        server.command("CONFIG", "RESETSTAT");
+
+        long dropped = store.trimDeadLetters();
+
+        assertThat(dropped).isEqualTo(MANY);
+        assertThat(functionCalls()).as("calls of one trim").isGreaterThanOrEqualTo(3);
+        QueueStats stats = store.stats();
+        assertThat(stats.dead()).isZero();
+        assertThat(stats.deadLettersDroppedTotal()).isEqualTo(MANY);
+        assertThat(store.get(TaskId.of("t-" + (MANY - 1)))).isEmpty();
+    }
+
+    @Test
+    void a_count_cap_lowered_below_many_dead_letters_is_reached_by_the_trim_in_several_bounded_calls() {
+        deadLetters(MANY);
+        store.configure(QueueSettings.builder().deadLetterMaxCount(10).build());
+        assertThat(store.stats().dead()).as("configure deletes nothing").isEqualTo(MANY);
+        server.command("CONFIG", "RESETSTAT");
+
+        long dropped = store.trimDeadLetters();
+
+        assertThat(dropped).isEqualTo(MANY - 10);
+        assertThat(functionCalls()).as("calls of one trim").isGreaterThanOrEqualTo(3);
+        assertThat(store.deadLetters(0, 20).items()).extracting(dead -> dead.id().value()).hasSize(10)
+                .doesNotContain("t-0");
+    }
+
+    @Test
     void tasks_falling_due_together_are_made_ready_over_several_calls_before_one_is_taken() {
         publishFallingDueNow(MANY);
         server.command("CONFIG", "RESETSTAT");
@@ -235,7 +267,13 @@ public abstract class RedisChunkedOperationsKit {
                 store.fail(WORKER, taken.stream().map(Lease::id).toList(), "broken");
             }
             assertThat(store.redriveAll()).as("dead letters redriven").isEqualTo(count);
-            assertThat(drainIds()).hasSize(count).doesNotHaveDuplicates();
+            assertThat(drainHolding(WORKER)).isEqualTo(count);
+            clock.advance(Duration.ofSeconds(31));
+            store.configure(store.settings().toBuilder().maxAttempts(1).deadLetterMaxAge(Duration.ofSeconds(1)).build());
+            assertThat(store.reclaim().deadLettered()).as("dead letters again").isEqualTo(count);
+            clock.advance(Duration.ofSeconds(1));
+            assertThat(store.trimDeadLetters()).as("dead letters aged out").isEqualTo(count);
+            assertThat(store.stats().dead()).isZero();
         });
     }
 

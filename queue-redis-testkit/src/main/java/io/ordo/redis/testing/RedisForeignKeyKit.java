@@ -80,7 +80,10 @@ public abstract class RedisForeignKeyKit {
         factory.close();
     }
 
-    /** A queue with a dead letter, held regular and ordered tasks, waiting and delayed ones. */
+    /**
+     * A queue with a dead letter, held regular and ordered tasks, waiting and delayed ones; its dead letters are
+     * capped at one, so a task that dies deletes the scene's dead letter and the trim has caps to apply.
+     */
     private final class Scene {
         final VirtualClock clock = new VirtualClock();
         final QueueName queue = QueueName.of("foreign-" + UUID.randomUUID());
@@ -92,9 +95,7 @@ public abstract class RedisForeignKeyKit {
         }
 
         Scene(boolean limited) {
-            if (limited) {
-                store.configure(LIMITED);
-            }
+            store.configure((limited ? LIMITED : QueueSettings.DEFAULTS).toBuilder().deadLetterMaxCount(1).build());
             store.publish(List.of(task("dead-1", REGULAR)));
             store.fail(WORKER, ids(store.consume(WORKER, 1, Duration.ZERO)), "broken");
             store.publish(List.of(task("p-1", REGULAR), task("p-2", REGULAR), task("o-1", ORDERED),
@@ -105,14 +106,28 @@ public abstract class RedisForeignKeyKit {
             store.publish(List.of(task("p-3", REGULAR), task("p-4", REGULAR), task("o-3", ORDERED)));
         }
 
-        /** Every key of the queue: its type and its serialized value. */
+        /**
+         * Every key of the queue: its type and its serialized value; a hash's as its fields and values in field
+         * order, as a hash table's serialized order changes with reads (Redis rehashes a growing table a step
+         * at each lookup), which write nothing.
+         */
         Map<String, String> data() {
             Map<String, String> data = new TreeMap<>();
             for (Object key : (List<?>) server.command("KEYS", keys.prefix() + "*")) {
                 String name = (String) key;
-                data.put(name, server.command("TYPE", name) + " " + server.command("DUMP", name));
+                Object type = server.command("TYPE", name);
+                data.put(name, type + " " + ("hash".equals(String.valueOf(type)) ? fields(name) : server.command("DUMP", name)));
             }
             return data;
+        }
+
+        /** The hash's fields and values, in hex (they are bytes), sorted. */
+        private Object fields(String hash) {
+            return server.command("EVAL", "local hex = function(s) return (string.gsub(s, '.', function(c) "
+                    + "return string.format('%02x', string.byte(c)) end)) end "
+                    + "local all, out = redis.call('HGETALL', KEYS[1]), {} "
+                    + "for i = 1, #all, 2 do out[#out + 1] = hex(all[i]) .. '=' .. hex(all[i + 1]) end "
+                    + "table.sort(out) return table.concat(out, ',')", "1", hash);
         }
     }
 
@@ -144,6 +159,7 @@ public abstract class RedisForeignKeyKit {
             new Operation("redrive all", s -> s.store.redriveAll()),
             new Operation("purge dead letters", s -> s.store.purgeDeadLetters(List.of(TaskId.of("dead-1")))),
             new Operation("purge all dead letters", s -> s.store.purgeAllDeadLetters()),
+            new Operation("trim dead letters", s -> s.store.trimDeadLetters()),
             new Operation("block partition", s -> s.store.blockPartition(REGULAR, Duration.ofMinutes(1))),
             new Operation("unblock partition", s -> s.store.unblockPartition(REGULAR)),
             new Operation("heartbeat", s -> s.store.heartbeat(WORKER, Duration.ofMinutes(1))),

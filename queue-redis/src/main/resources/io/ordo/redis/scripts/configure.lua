@@ -1,5 +1,6 @@
 #!lua
--- Stores the queue's settings; every script reads them at its next call. Caps and rate limits (ARGV[7],
+-- Stores the queue's settings; every script reads them at its next call. Caps on the dead letters apply from the
+-- next dead-lettering and trim_dead_letters on: a lowered cap deletes nothing here (that may be many). Caps and rate limits (ARGV[7],
 -- JSON, '' for none: limits.lua) that change make the counts and buckets start anew and every partition be
 -- looked at again. On the queue's own keys it sets the queue's own view and each of its consumer groups; on
 -- a group's keys, that group alone (docs/groups.md).
@@ -9,6 +10,7 @@ local dedup_window = ARGV[4]
 local heartbeat_ttl = ARGV[5]
 local max_payload = ARGV[6]
 local limits_text = ARGV[7]
+local dead_caps = ARGV[8] or '' -- the caps on the dead letters, 'count:ageMs', '' for none (O.dead_caps)
 
 start(ARGV[1])
 local metas = { K_META }
@@ -32,6 +34,7 @@ for i, meta in ipairs(metas) do
     call('HSET', meta, 'maxAttempts', max_attempts, 'processingTimeoutMs', processing_timeout,
         'dedupWindowMs', dedup_window, 'heartbeatTtlMs', heartbeat_ttl, 'maxPayloadBytes', max_payload)
     if new then call('HSET', meta, 'limits', limits_text) else call('HDEL', meta, 'limits') end
+    if dead_caps ~= '' then call('HSET', meta, 'deadLetterCaps', dead_caps) else call('HDEL', meta, 'deadLetterCaps') end
     local old = olds[i] or nil
     if old or new then
         O.meta().limits = new

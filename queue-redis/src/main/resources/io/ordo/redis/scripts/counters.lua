@@ -42,13 +42,17 @@ local start = O.start
 -- without reading the list's last member.
 -- highestListed: the highest priority any list member ever had; while it equals lowestListed, every
 -- partition in `ready` has the same head priority, so a served one always goes back behind the others.
+-- deadLettersDroppedTotal: dead letters the caps deleted (O.drop_dead).
 -- controlled: the tasks in flight with an entry in `control` (control.lua); while 0 no call reads it.
 -- ownTimeouts: 1 once a task with its own processing timeout was published (a consume then looks for it).
+-- A counter added later goes last: data written before it has a shorter value, read with the counters it has
+-- and the defaults of the rest (O.unpack_counters).
 O.COUNTERS = { 'seq', 'turn', 'waiting', 'rest', 'stale', 'parked', 'lowestListed', 'latestListed', 'highestListed',
-    'ackedTotal', 'publishedTotal', 'deadLetteredTotal', 'deadSeq', 'nextTimer', 'controlled', 'ownTimeouts' }
-O.COUNTERS_FORMAT = '>dddddddddddddddd' -- one d per counter
-O.COUNTER_DEFAULTS = { 0, 0, 0, 0, 0, 0, 1001, 0, -1001, 0, 0, 0, 0, -1, 0, 0 }
-O.COUNTER_COUNT = 16
+    'ackedTotal', 'publishedTotal', 'deadLetteredTotal', 'deadSeq', 'nextTimer', 'deadLettersDroppedTotal',
+    'controlled', 'ownTimeouts' }
+O.COUNTERS_FORMAT = '>ddddddddddddddddd' -- one d per counter
+O.COUNTER_DEFAULTS = { 0, 0, 0, 0, 0, 0, 1001, 0, -1001, 0, 0, 0, 0, -1, 0, 0, 0 }
+O.COUNTER_COUNT = 17
 -- A call keeps the counters as an array in this order (O.c), unpacked and packed by one C call each:
 -- a Lua loop over the names cost more than the rest of a short call.
 -- Built at the first call: a library's top level has no ipairs.
@@ -60,7 +64,7 @@ function O.meta()
     local m = O.meta_fields
     if not m then
         local v = O.call('HMGET', O.K_META, 'maxAttempts', 'processingTimeoutMs', 'dedupWindowMs', 'heartbeatTtlMs',
-            'maxPayloadBytes', 'paused', 'counters', 'limits', 'queueBucket', 'bit')
+            'maxPayloadBytes', 'paused', 'counters', 'limits', 'queueBucket', 'bit', 'deadLetterCaps')
         m = {
             max_attempts = tonumber(v[1]) or O.DEFAULT_MAX_ATTEMPTS,
             processing_timeout = tonumber(v[2]) or O.DEFAULT_PROCESSING_TIMEOUT_MS,
@@ -71,6 +75,7 @@ function O.meta()
             limits = O.decode_limits(v[8]), -- caps and rate limits (limits.lua); nil: none
             queue_bucket = v[9] or nil, -- the queue rate limit's bucket (limits.lua); nil: full
             group_bit = v[10] and bit.lshift(1, tonumber(v[10])) or 0, -- a group's bit in shared masks (keys.lua)
+            dead_caps_text = v[11] or nil, -- 'count:ageMs' (O.dead_caps); nil: none
         }
         O.meta_fields = m
         if not O.COUNTER_INDEX then
@@ -100,6 +105,16 @@ end
 
 O.settings = O.meta
 local settings = O.settings
+
+-- The caps on the dead letters, {count = 0 for none, age = ms, 0 for none}, or nil without caps.
+function O.dead_caps()
+    local m = O.meta()
+    if m.dead_caps == nil then
+        local count, age = string.match(m.dead_caps_text or '', '^(%d+):(%d+)$')
+        m.dead_caps = count and { count = tonumber(count), age = tonumber(age) } or false
+    end
+    return m.dead_caps or nil
+end
 
 function O.counter(field)
     if not O.c then O.meta() end

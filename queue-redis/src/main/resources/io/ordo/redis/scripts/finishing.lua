@@ -171,6 +171,7 @@ local give_back = O.give_back
 -- this many, each one call: one call stays well under 10 ms at a million dead letters (reliability.md).
 O.REDRIVE_CHUNK = 50
 O.PURGE_CHUNK = 500
+O.DEAD_AGE_PAGE = 8 -- the dead letters' records read at once to find their ages (each with its payload)
 O.GROUP_DELETE_CHUNK = 200 -- the partitions and consumers of a deleted group whose keys go per call (at most)
 O.GROUP_COPY_PAGE = 100 -- the shared records a copy of a group's backlog looks at per call (about: HSCAN's COUNT)
 O.RECLAIM_CHUNK = 15 -- the tasks of dead consumers taken back per reclaim call (at most)
@@ -201,13 +202,60 @@ end
 local purge = O.purge
 
 -- cause: the reclaim cause when reclaim buries the task, else nil
+-- A dead letter (r: its record, held) into the dead letters; then the oldest past the caps go, at most
+-- DEAD_LETTERS_DROPPED_PER_DEATH (Java's QueueSettings).
 function O.bury(id, r, reason, cause)
     r.state, r.at, r.holder, r.error, r.cause = O.STATE_DEAD, O.NOW, nil, reason, cause
     O.save(id, r)
     O.call('ZADD', O.K_DEAD, O.int(O.next_counter('deadSeq')), id)
     O.count('deadLetteredTotal', 1)
+    if O.meta().dead_caps_text then O.drop_dead(O.DEAD_LETTERS_DROPPED_PER_DEATH) end
 end
 local bury = O.bury
+
+-- Deletes the oldest dead letters while the caps say so (QueueSettings.dropsOldestDeadLetter): more of them
+-- than the count cap, or the oldest died the age cap ago or longer. At most `most`, and with `began`
+-- (server_micros) no more once a chunk's time is spent. The age is in each record, read a page at a time;
+-- once the oldest is found young enough, the rest of the call does not look again (its time stands still,
+-- and letters join at the young end). Returns how many it deleted and whether the caps may delete more.
+function O.drop_dead(most, began)
+    local caps = O.dead_caps()
+    if not caps then return 0, false end
+    local over = caps.count > 0 and O.call('ZCARD', O.K_DEAD) - caps.count or 0
+    if over <= 0 and (caps.age == 0 or O.oldest_dead_kept) then return 0, false end
+    local gone, more = {}, false
+    local from = 0
+    while #gone < most do
+        local ids = O.call('ZRANGE', O.K_DEAD, from, from + math.min(most - #gone, O.DEAD_AGE_PAGE) - 1)
+        if #ids == 0 then break end
+        from = from + #ids
+        local records = caps.age > 0 and #gone + #ids > over and O.load_records(ids)
+        local kept = false
+        for i, id in ipairs(ids) do
+            if #gone >= over then
+                local s = records and records[i]
+                if not s or O.record_dead_at(s) + caps.age > O.NOW then
+                    kept = true
+                    break
+                end
+            end
+            gone[#gone + 1] = id
+        end
+        if kept then
+            O.oldest_dead_kept = true
+            break
+        end
+        if began and O.spent(began, O.CHUNK_MICROS) then
+            more = true
+            break
+        end
+    end
+    if #gone == 0 then return 0, false end
+    O.call('ZREM', O.K_DEAD, unpack(gone))
+    O.delete_records(gone)
+    O.count('deadLettersDroppedTotal', #gone)
+    return #gone, more or #gone == most
+end
 
 -- Recomputes every partition touched by this call, writes what the call kept aside, and wakes a blocked
 -- consumer if work is waiting.

@@ -21,7 +21,8 @@ local meta = O.group_prefix(name) .. 'meta'
 if call('EXISTS', meta) == 1 or call('HLEN', O.PREFIX .. 'retiring') > 0 then return -2 end
 local b = 0
 while taken[b] do b = b + 1 end
-local SETTINGS = { 'maxAttempts', 'processingTimeoutMs', 'dedupWindowMs', 'heartbeatTtlMs', 'maxPayloadBytes', 'limits' }
+local SETTINGS = { 'maxAttempts', 'processingTimeoutMs', 'dedupWindowMs', 'heartbeatTtlMs', 'maxPayloadBytes', 'limits',
+    'deadLetterCaps' }
 local values = call('HMGET', K_META, unpack(SETTINGS))
 local fields = { 'group', '1', 'bit', tostring(b) }
 for i, field in ipairs(SETTINGS) do

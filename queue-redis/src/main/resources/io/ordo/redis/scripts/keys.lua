@@ -90,6 +90,7 @@ function O.begin(keys, any_group)
     O.verified, O.verified_codes = {}, {}
     O.take_prepared, O.promotion, O.list_lengths = false, nil, {}
     O.limit_gate, O.take_front = nil, nil
+    O.oldest_dead_kept = false
     return set
 end
 

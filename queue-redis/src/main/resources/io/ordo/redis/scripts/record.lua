@@ -146,6 +146,14 @@ function O.record_place(s, id)
     return code, struct.pack('>I7I6', (1000 - priority) * PRIORITY_SPAN + due, seq) .. id
 end
 
+-- A dead letter's deadAt, read without decoding the rest (no table, no copy of the payload).
+function O.record_dead_at(s)
+    local at = O.LAYOUT[string.byte(s, 1)]
+    local pos = at[4]
+    if at[5] then pos = pos + 2 + struct.unpack('>I2', s, pos) end
+    return (struct.unpack('>I6', s, pos + at[6] - 6)) -- (deadAt is the last of the fields after lastError)
+end
+
 -- Writes a waiting or dead record (an in-flight task is stored as waiting: see above).
 function O.encode(r)
     local state = r.state == O.STATE_DEAD and O.STATE_DEAD or O.STATE_WAITING
@@ -270,6 +278,12 @@ end
 -- Deletes tasks' records (a group: its own, and its share of the shared ones).
 function O.delete_records(ids, remember)
     for from = 1, #ids, 1000 do O.call('HDEL', O.K_TASKS, unpack(ids, from, math.min(from + 999, #ids))) end
+    local unsaved = O.unsaved
+    if unsaved then -- a record kept aside for finish() is not written after all
+        for _, id in ipairs(ids) do
+            if unsaved[id] then unsaved[id] = false end
+        end
+    end
     O.release_shared(ids, remember)
 end
 
@@ -291,8 +305,10 @@ function O.save_unsaved()
     if not O.unsaved or #O.unsaved_order == 0 then return end
     local args = {}
     for _, id in ipairs(O.unsaved_order) do
-        args[#args + 1] = id
-        args[#args + 1] = O.unsaved[id]
+        if O.unsaved[id] then -- (false: deleted since it was kept aside)
+            args[#args + 1] = id
+            args[#args + 1] = O.unsaved[id]
+        end
         if #args == 2000 then -- unpack has a limit
             O.call('HSET', O.K_TASKS, unpack(args))
             args = {}

@@ -76,6 +76,11 @@ public final class MetricNames {
     public static final String QUEUE_THROTTLED_PARTITIONS = "ordo.queue.throttled.partitions";
     /** Gauge: consumers whose heartbeat is fresh. */
     public static final String QUEUE_LIVE_CONSUMERS = "ordo.queue.live.consumers";
+    /**
+     * Counter: dead letters the queue's caps deleted since the queue began ({@code deadLetterMaxCount},
+     * {@code deadLetterMaxAge}), the queue's own total as its stats read it (every worker reports the same).
+     */
+    public static final String QUEUE_DEAD_LETTERS_DROPPED = "ordo.queue.dead.letters.dropped";
 
     private MetricNames() {
     }

@@ -1,5 +1,6 @@
 package io.ordo.runtime.metrics;
 
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -13,9 +14,11 @@ import java.time.Duration;
 import java.util.function.ToDoubleFunction;
 
 /**
- * A queue's counts as gauges. One stats call per refresh feeds them all, so a scrape costs the
- * backend nothing; while the backend does not answer they read NaN rather than a stale number.
- * As a listener it refreshes while its worker runs.
+ * A queue's counts as gauges, and its total of dead letters the caps deleted as a counter. One stats call per
+ * refresh feeds them all, so a scrape costs the backend nothing; while the backend does not answer the gauges
+ * read NaN rather than a stale number, and the counter keeps the last total read (a counter that went NaN
+ * would break every rate over it; NaN only before the first read). As a listener it refreshes while its
+ * worker runs.
  */
 public final class QueueGauges implements WorkerListener {
     public static final Duration DEFAULT_REFRESH_INTERVAL = Duration.ofSeconds(5);
@@ -24,6 +27,8 @@ public final class QueueGauges implements WorkerListener {
     private final Scheduler scheduler;
     private final Duration interval;
     private volatile QueueStats latest;
+    /** The queue's dead letters dropped by its caps, as last read; NaN before any read. */
+    private volatile double deadLettersDropped = Double.NaN;
     private Scheduler.Cancellable next;
     private boolean running;
 
@@ -44,12 +49,16 @@ public final class QueueGauges implements WorkerListener {
                 "Partitions with tasks waiting held back by the partition rate limit", QueueStats::throttledPartitions, null);
         gauge(registry, tags, MetricNames.QUEUE_LIVE_CONSUMERS, "Consumers whose heartbeat is fresh",
                 QueueStats::liveConsumers, null);
+        FunctionCounter.builder(MetricNames.QUEUE_DEAD_LETTERS_DROPPED, this, gauges -> gauges.deadLettersDropped)
+                .tags(tags).description("Dead letters the queue's caps deleted (deadLetterMaxCount, deadLetterMaxAge)")
+                .register(registry);
     }
 
     /** Reads the queue's stats now; NaN gauges if the backend does not answer. */
     public void refresh() {
         try {
             latest = store.stats();
+            deadLettersDropped = latest.deadLettersDroppedTotal();
         } catch (RuntimeException e) {
             latest = null;
         }

@@ -22,7 +22,8 @@ import java.util.function.BiConsumer;
 
 /**
  * Keeps the worker's consumer names alive and returns what dead consumers held: heartbeats for each
- * name still in use (its {@linkplain Incarnation incarnations}), the reaper, and the queue's settings
+ * name still in use (its {@linkplain Incarnation incarnations}), the reaper (reclaim, the trim of dead letters
+ * past the queue's caps, the schedules), and the queue's settings
  * the heartbeats bring back (its heartbeat TTL and processing timeout, and which held tasks' cancellation was
  * asked); they carry the handlers' progress reports. A name whose fetch lost its
  * answer is retired; fetching goes on under a new one (docs/decisions/worker-backend-outage.md).
@@ -161,6 +162,11 @@ final class Liveness {
                 log.info("queue {}: reclaimed {} task(s) ({} now dead letters) from dead consumers {} and {} timed out",
                         queue, report.returned() + report.deadLettered(), report.deadLettered(),
                         report.deadConsumers(), report.timedOut());
+            }
+            // dead letters past the queue's caps (those that aged out, a cap lowered): any number of workers may trim
+            long dropped = maintenance.trimDeadLetters();
+            if (dropped > 0) {
+                log.info("queue {}: deleted {} dead letter(s) past the queue's caps", queue, dropped);
             }
             // the queue's schedules fire with the reaper: every worker fires them, the store lets one firing win
             ScheduleFiring fired = maintenance.fireDueSchedules();

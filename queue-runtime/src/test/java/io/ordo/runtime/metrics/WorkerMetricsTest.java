@@ -104,7 +104,7 @@ class WorkerMetricsTest {
                 MetricNames.QUEUE_DELAYED, MetricNames.QUEUE_IN_FLIGHT, MetricNames.QUEUE_DEAD,
                 MetricNames.QUEUE_OLDEST_DUE_AGE, MetricNames.QUEUE_LIVE_CONSUMERS, MetricNames.SCHEDULES_FIRED,
                 MetricNames.SCHEDULES_MISSED, MetricNames.QUEUE_CAPPED_PARTITIONS, MetricNames.QUEUE_THROTTLED_PARTITIONS,
-                MetricNames.CANCELLED, MetricNames.LEASE_EXTENSIONS);
+                MetricNames.CANCELLED, MetricNames.LEASE_EXTENSIONS, MetricNames.QUEUE_DEAD_LETTERS_DROPPED);
     }
 
     @Test
@@ -149,6 +149,41 @@ class WorkerMetricsTest {
 
     private double cancelled(String outcome) {
         return registry.get(MetricNames.CANCELLED).tag("outcome", outcome).counter().count();
+    }
+
+    @Test
+    void the_dead_letters_the_caps_dropped_are_a_counter_of_the_queues_total_kept_while_the_backend_is_away() {
+        TaskStore store = workers.store(QUEUE);
+        store.configure(QueueSettings.builder().deadLetterMaxCount(1).build());
+        boolean[] away = {false};
+        TaskStore flaky = (TaskStore) java.lang.reflect.Proxy.newProxyInstance(TaskStore.class.getClassLoader(),
+                new Class<?>[] {TaskStore.class}, (proxy, method, args) -> {
+                    if (away[0] && method.getName().equals("stats")) {
+                        throw new io.ordo.ports.QueueUnavailableException("away");
+                    }
+                    try {
+                        return method.invoke(store, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        QueueGauges gauges = new QueueGauges(registry, flaky, Scheduler.system(), Duration.ofSeconds(5));
+        assertThat(dropped()).as("before the first refresh").isNaN();
+        Partition jobs = Partition.regular("jobs");
+        workers.publisher(QUEUE).publishAll(List.of(Publication.of(jobs, new Job("a", "")),
+                Publication.of(jobs, new Job("b", "")), Publication.of(jobs, new Job("c", ""))));
+        ConsumerId operator = ConsumerId.of("operator");
+        store.fail(operator, store.consume(operator, 3, Duration.ZERO).stream().map(lease -> lease.id()).toList(), "no");
+
+        gauges.refresh();
+        assertThat(dropped()).isEqualTo(2);
+        away[0] = true;
+        gauges.refresh();
+
+        assertThat(gauge(MetricNames.QUEUE_DEAD)).as("a gauge").isNaN();
+        assertThat(dropped()).as("the last total read").isEqualTo(2);
+        assertThat(registry.get(MetricNames.QUEUE_DEAD_LETTERS_DROPPED).functionCounter().getId().getTags())
+                .extracting(io.micrometer.core.instrument.Tag::getKey).contains(MetricNames.QUEUE_TAG, MetricNames.GROUP_TAG);
     }
 
     @Test
@@ -200,6 +235,10 @@ class WorkerMetricsTest {
         assertThat(count(MetricNames.SCHEDULES_FIRED)).isEqualTo(2);
         assertThat(count(MetricNames.SCHEDULES_MISSED)).as("late").isEqualTo(1);
         assertThat(store.stats().publishedTotal()).as("on-time's first slot only").isEqualTo(1);
+    }
+
+    private double dropped() {
+        return registry.get(MetricNames.QUEUE_DEAD_LETTERS_DROPPED).functionCounter().count();
     }
 
     private double gauge(String name) {

@@ -188,6 +188,11 @@ final class FaultyTaskStore implements TaskStore {
     }
 
     @Override
+    public long trimDeadLetters() {
+        return call(delegate::trimDeadLetters);
+    }
+
+    @Override
     public Map<TaskId, CancelOutcome> cancel(Collection<TaskId> ids) {
         return call(() -> delegate.cancel(ids));
     }

@@ -3,6 +3,7 @@ package io.ordo.runtime.worker;
 import io.ordo.domain.ConsumerId;
 import io.ordo.domain.Lease;
 import io.ordo.domain.Partition;
+import io.ordo.domain.QueueSettings;
 import io.ordo.domain.TaskId;
 import io.ordo.domain.TaskState;
 import io.ordo.ports.TaskSnapshot;
@@ -64,5 +65,25 @@ class HeartbeatAndReaperTest {
         Eventually.until("both are processed", () -> harness.events.count(Settlement.PROCESSED) == 2);
         assertThat(harness.events.started).containsExactly("t1", "t2");
         assertThat(harness.store.get(TaskId.of("t1"))).isEmpty();
+    }
+
+    @Test
+    void the_reaper_deletes_the_dead_letters_past_the_queues_age_cap() {
+        harness.store.configure(QueueSettings.builder().deadLetterMaxAge(Duration.ofMinutes(1)).build());
+        harness.publish(Partition.regular("reports"), "old", "young");
+        ConsumerId operator = ConsumerId.of("operator");
+        harness.store.consume(operator, 1, Duration.ZERO);
+        harness.store.fail(operator, List.of(TaskId.of("old")), "broken");
+        harness.clock.advance(Duration.ofSeconds(45));
+        harness.store.consume(operator, 1, Duration.ZERO);
+        harness.store.fail(operator, List.of(TaskId.of("young")), "broken");
+        harness.start((payload, context) -> Outcome.success());
+        assertThat(harness.store.stats().dead()).as("the reaper's first run, at start: none a minute old").isEqualTo(2);
+
+        scheduler.advance(Duration.ofSeconds(20)); // two more runs: old is a minute old by the second
+
+        Eventually.until("old is deleted", () -> harness.store.get(TaskId.of("old")).isEmpty());
+        assertThat(harness.get("young").state()).isEqualTo(TaskState.DEAD);
+        assertThat(harness.store.stats().deadLettersDroppedTotal()).isEqualTo(1);
     }
 }

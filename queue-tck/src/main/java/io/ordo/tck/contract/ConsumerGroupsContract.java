@@ -559,6 +559,34 @@ public abstract class ConsumerGroupsContract extends ContractContext {
     }
 
     @Test
+    void each_group_keeps_its_dead_letters_within_its_own_caps() {
+        configure(s -> s.deadLetterMaxAge(Duration.ofMinutes(5)));
+        TaskStore billing = created(BILLING);
+        TaskStore notify = created(NOTIFY);
+        assertThat(billing.settings().deadLetterMaxAge()).as("from the queue's settings").isEqualTo(Duration.ofMinutes(5));
+        configure(billing, s -> s.deadLetterMaxCount(1));
+        Partition partition = regularPartition();
+        given(tasksIn(partition, "a", "b"));
+        for (TaskStore group : List.of(billing, notify)) {
+            assertThat(take(group, 2)).containsExactly("a", "b");
+            assertThat(group.fail(workerA(), ids("a", "b"), "broken")).containsOnlyKeys(id("a"), id("b"));
+        }
+
+        assertThat(billing.deadLetters(0, 10).items()).extracting(dead -> dead.id().value()).containsExactly("b");
+        assertThat(notify.deadLetters(0, 10).items()).extracting(dead -> dead.id().value()).containsExactly("a", "b");
+        assertThat(billing.stats().deadLettersDroppedTotal()).isEqualTo(1);
+        assertThat(notify.stats().deadLettersDroppedTotal()).isZero();
+        assertThat(notify.get(id("a")).map(TaskSnapshot::state)).contains(DEAD);
+
+        advance(Duration.ofMinutes(5));
+        assertThat(billing.trimDeadLetters()).as("billing's own dead letters").isEqualTo(1);
+        assertThat(notify.stats().dead()).as("notify's wait for its own trim").isEqualTo(2);
+        assertThat(notify.trimDeadLetters()).isEqualTo(2);
+        assertThat(store.trimDeadLetters()).as("the queue's own view has none").isZero();
+        assertThat(notify.stats().deadLettersDroppedTotal()).isEqualTo(2);
+    }
+
+    @Test
     void pausing_one_group_does_not_pause_another() {
         TaskStore billing = created(BILLING);
         TaskStore notify = created(NOTIFY);
@@ -668,6 +696,7 @@ public abstract class ConsumerGroupsContract extends ContractContext {
         calls.put("unblockPartition", () -> group.unblockPartition(partition));
         calls.put("heartbeat", () -> group.heartbeat(workerA(), Duration.ofSeconds(1)));
         calls.put("reclaim", group::reclaim);
+        calls.put("trimDeadLetters", group::trimDeadLetters);
         calls.put("cancel", () -> group.cancel(ids("a")));
         calls.put("get", () -> group.get(id("a")));
         calls.put("deadLetters", () -> group.deadLetters(0, 10));
