@@ -22,7 +22,9 @@ final class CliTerms {
             "redisUri", "--redis",
             "gracePeriod", "--grace",
             "consumer", "--consumer",
-            "runAt", "--at");
+            "runAt", "--at",
+            "timeout", "--task-timeout",
+            "extension", "--extend-lease");
     private static final Pattern CAMEL_CASE_WORD = Pattern.compile("\\b[a-z]+(?:[A-Z][a-z0-9]*)+\\b");
     private static final Pattern ISO_DURATION = Pattern.compile("\\bP(?:-?\\d+D)?(?:T(?:-?\\d+H)?(?:-?\\d+M)?(?:-?\\d+(?:\\.\\d+)?S)?)?\\b");
 

@@ -110,7 +110,7 @@ final class PublishCommand implements Callable<Integer> {
                     + "queue's setting.")
     Integer maxAttempts;
 
-    @Option(names = "--timeout", paramLabel = "DURATION", converter = DurationConverter.class,
+    @Option(names = "--task-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
             description = "How long one delivery may be processed before the queue takes it back though its worker "
                     + "lives, at least 1s, in place of the queue's processing timeout (docs/task-control.md).")
     Duration timeout;
@@ -144,7 +144,7 @@ final class PublishCommand implements Callable<Integer> {
         }
         QueueName queueName = QueueName.of(queue);
         Partition target = Partitions.fromOptions(partition, ordered);
-        task(target, new byte[0]).build(); // --priority, --delay, --at, --type, --max-attempts, --timeout: checked before the backend is opened
+        task(target, new byte[0]).build(); // --priority, --delay, --at, --type, --max-attempts, --task-timeout: checked before the backend is opened
         try (TaskStoreFactory stores = backend.openWithinTimeout(Clock.system())) {
             TaskPublishing store = stores.forQueue(queueName);
             QueueSettings settings = store.settings(); // the limits, read before any write

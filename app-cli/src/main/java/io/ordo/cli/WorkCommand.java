@@ -6,7 +6,6 @@ import com.google.inject.Injector;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.ordo.cli.work.DemoHandler;
-import io.ordo.opshttp.OpsHttpServer;
 import io.ordo.cli.work.ProgressLine;
 import io.ordo.cli.work.TaskJournal;
 import io.ordo.cli.work.TaskLog;
@@ -18,7 +17,9 @@ import io.ordo.domain.Partition;
 import io.ordo.domain.PublishRules;
 import io.ordo.domain.QueueName;
 import io.ordo.domain.RetryPolicy;
+import io.ordo.opshttp.OpsHttpServer;
 import io.ordo.ports.Clock;
+import io.ordo.ports.LeaseControls;
 import io.ordo.ports.QueueBound;
 import io.ordo.ports.QueueStats;
 import io.ordo.ports.TaskInspection;
@@ -106,6 +107,11 @@ final class WorkCommand implements Callable<Integer> {
             description = "How long running tasks may finish at shutdown (default: ${DEFAULT-VALUE}).")
     Duration grace;
 
+    @Option(names = "--cancel-grace", paramLabel = "DURATION", defaultValue = "5s", converter = DurationConverter.class,
+            description = {"How long the handler of a task whose cancellation was asked has to stop before it is",
+                    "interrupted; one that ignores the interrupt is given up a second later (default: ${DEFAULT-VALUE})."})
+    Duration cancelGrace;
+
     @Option(names = "--retry-delay", paramLabel = "DURATION", defaultValue = "1s", converter = DurationConverter.class,
             description = "The first retry's delay; each next one doubles, with jitter (default: ${DEFAULT-VALUE}).")
     Duration retryDelay;
@@ -117,6 +123,11 @@ final class WorkCommand implements Callable<Integer> {
     @Option(names = "--work-time", paramLabel = "DURATION", defaultValue = "100ms", converter = DurationConverter.class,
             description = "Demo handler: how long each task takes (default: ${DEFAULT-VALUE}).")
     Duration workTime;
+
+    @Option(names = "--extend-lease", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = {"Demo handler: while it works, extend the task's lease to DURATION from now, every third",
+                    "of DURATION (long tasks that outlive the processing timeout; docs/task-control.md)."})
+    Duration extendLease;
 
     @Option(names = "--failure-rate", paramLabel = "FRACTION", defaultValue = "0",
             description = "Demo handler: the share of attempts that throw, 0..1 (default: ${DEFAULT-VALUE}).")
@@ -161,6 +172,9 @@ final class WorkCommand implements Callable<Integer> {
         if (!(failureRate >= 0 && failureRate <= 1)) {
             throw new InvalidInputException("--failure-rate", "must be between 0 and 1, was " + failureRate);
         }
+        if (extendLease != null) {
+            LeaseControls.extensionMillis(extendLease); // named --extend-lease (CliTerms)
+        }
         if (demoTasks < 0) {
             throw new InvalidInputException("--demo-tasks", "must not be negative, was " + demoTasks);
         }
@@ -196,7 +210,8 @@ final class WorkCommand implements Callable<Integer> {
             if (logTasks) {
                 listeners.add(new TaskLog(out()));
             }
-            DemoHandler handler = new DemoHandler(workTime, failureRate, random, drills(run));
+            DemoHandler handler = new DemoHandler(workTime, failureRate, random, drills(run),
+                    Optional.ofNullable(extendLease));
             WorkerListener[] extra = listeners.toArray(WorkerListener[]::new);
             Workers workers = injector.getInstance(Workers.class);
             Worker<JsonNode> worker = groupName == null
@@ -279,6 +294,7 @@ final class WorkCommand implements Callable<Integer> {
 
     private WorkerOptions options() {
         WorkerOptions.Builder options = WorkerOptions.builder().concurrency(concurrency).gracePeriod(grace)
+                .cancelGrace(cancelGrace)
                 .retryPolicy(new RetryPolicy(retryDelay, RetryPolicy.DEFAULT_MULTIPLIER, retryMaxDelay,
                         RetryPolicy.DEFAULT_JITTER));
         if (prefetch != null) {

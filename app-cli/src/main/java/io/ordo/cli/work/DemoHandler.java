@@ -1,6 +1,7 @@
 package io.ordo.cli.work;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.ordo.ports.ExtendOutcome;
 import io.ordo.runtime.worker.Outcome;
 import io.ordo.runtime.worker.TaskContext;
 import io.ordo.runtime.worker.TaskHandler;
@@ -23,16 +24,20 @@ public final class DemoHandler implements TaskHandler<JsonNode> {
     private final double failureRate;
     private final RandomGenerator random;
     private final Drills drills;
+    /** While it works, the handler extends its task's lease to this from now, every third of it. */
+    private final Optional<Duration> extendLease;
 
     public DemoHandler(Duration workTime, double failureRate, RandomGenerator random) {
-        this(workTime, failureRate, random, Drills.NONE);
+        this(workTime, failureRate, random, Drills.NONE, Optional.empty());
     }
 
-    public DemoHandler(Duration workTime, double failureRate, RandomGenerator random, Drills drills) {
+    public DemoHandler(Duration workTime, double failureRate, RandomGenerator random, Drills drills,
+                       Optional<Duration> extendLease) {
         this.workTime = workTime;
         this.failureRate = failureRate;
         this.random = random;
         this.drills = drills;
+        this.extendLease = extendLease;
     }
 
     /**
@@ -54,8 +59,8 @@ public final class DemoHandler implements TaskHandler<JsonNode> {
         if (drills.hangOn.isPresent() && text.contains(drills.hangOn.get())) {
             hangForever();
         }
-        if (!workTime.isZero()) {
-            Thread.sleep(workTime.toMillis()); // an interrupt (shutdown after the grace period) ends the work early
+        if (!work(context)) {
+            return Outcome.success(); // its cancellation was asked: the worker gives it back, the store deletes it
         }
         if (failureRate > 0 && draw() < failureRate) {
             drills.journal.ifPresent(journal -> journal.fail(context));
@@ -63,6 +68,29 @@ public final class DemoHandler implements TaskHandler<JsonNode> {
         }
         drills.journal.ifPresent(journal -> journal.done(context));
         return Outcome.success();
+    }
+
+    /**
+     * Works for the work time, extending the lease as it goes when asked to; false when it stopped because the
+     * task's cancellation was asked. An interrupt (shutdown after the grace period, a cancellation past its
+     * grace) ends the work early.
+     */
+    private boolean work(TaskContext context) throws InterruptedException {
+        if (extendLease.isEmpty()) {
+            if (!workTime.isZero()) {
+                Thread.sleep(workTime.toMillis());
+            }
+            return true;
+        }
+        long slice = Math.max(1, extendLease.get().toMillis() / 3);
+        long end = System.nanoTime() + workTime.toNanos();
+        for (long left = workTime.toMillis(); left > 0; left = (end - System.nanoTime()) / 1_000_000) {
+            if (context.isCancelled() || context.extendLease(extendLease.get()) == ExtendOutcome.CANCEL_REQUESTED) {
+                return false;
+            }
+            Thread.sleep(Math.min(slice, left));
+        }
+        return true;
     }
 
     /** A handler stuck for good: deaf to interrupts, as a handler blocked in a call without a timeout. */

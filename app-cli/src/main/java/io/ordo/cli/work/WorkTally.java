@@ -34,9 +34,11 @@ public final class WorkTally implements WorkerListener {
                 + count(Settlement.PASSED_ON);
     }
 
-    /** {@code 120 processed, 3 retried, 1 dead-lettered, 4 returned}. */
+    /** {@code 120 processed, 3 retried, 1 dead-lettered, 4 returned}, then {@code , 2 cancelled} when any were. */
     public String describe() {
+        long cancelled = count(Settlement.CANCELLED);
         return count(Settlement.PROCESSED) + " processed, " + count(Settlement.RETRIED) + " retried, "
-                + count(Settlement.DEAD_LETTERED) + " dead-lettered, " + returned() + " returned";
+                + count(Settlement.DEAD_LETTERED) + " dead-lettered, " + returned() + " returned"
+                + (cancelled > 0 ? ", " + cancelled + " cancelled" : "");
     }
 }
