@@ -108,8 +108,8 @@ final class WorkCommand implements Callable<Integer> {
     Duration grace;
 
     @Option(names = "--cancel-grace", paramLabel = "DURATION", defaultValue = "5s", converter = DurationConverter.class,
-            description = {"How long the handler of a task whose cancellation was asked has to stop before it is",
-                    "interrupted; one that ignores the interrupt is given up a second later (default: ${DEFAULT-VALUE})."})
+            description = {"How long the handler of a task whose cancellation was asked may keep its thread: it is",
+                    "interrupted halfway, and given up at the end if it ignores that (default: ${DEFAULT-VALUE})."})
     Duration cancelGrace;
 
     @Option(names = "--retry-delay", paramLabel = "DURATION", defaultValue = "1s", converter = DurationConverter.class,

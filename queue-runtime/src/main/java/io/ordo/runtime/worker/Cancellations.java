@@ -12,10 +12,10 @@ import java.util.Set;
 /**
  * What the worker does once the store says the cancellation of a task it holds was asked (a heartbeat's
  * answer, an ack-and-consume's or a lease extension's; docs/decisions/cancelling-running-tasks.md): the
- * task's context says so at once; a handler still running after the cancel grace is interrupted, and one
- * still running {@link HandlerThreads#INTERRUPTED_HANDLER_WAIT} after that is given up, a new thread taking
- * its place. However the run ends, the task is given back and the store deletes it. A handler that returned
- * before the worker heard of the cancellation keeps its outcome.
+ * task's context says so at once; a handler still running halfway through the cancel grace is interrupted,
+ * and one still running at its end is given up, a new thread taking its place: the worker has its capacity
+ * back within the grace, however deaf the handler. However the run ends, the task is given back and the store
+ * deletes it. A handler that returned before the worker heard of the cancellation keeps its outcome.
  */
 final class Cancellations {
     private final QueueName queue;
@@ -27,7 +27,10 @@ final class Cancellations {
     private final WorkerListener listener;
     private final Duration grace;
 
-    /** @param grace how long a handler has to stop once its context says cancelled, before it is interrupted */
+    /**
+     * @param grace how long a handler has to stop once its context says cancelled: it is interrupted halfway,
+     *              and its thread given up at the end
+     */
     Cancellations(QueueName queue, Logger log, HeldTasks held, Settler settler, HandlerThreads threads,
                   Scheduler scheduler, WorkerListener listener, Duration grace) {
         this.queue = queue;
@@ -57,7 +60,7 @@ final class Cancellations {
         }
         log.info("queue {}: the cancellation of task {} was asked; its handler, if running, has {} ms to stop",
                 queue, task.lease.id(), grace.toMillis());
-        scheduler.schedule(() -> graceOver(task), grace);
+        scheduler.schedule(() -> halfwayThroughGrace(task), grace.dividedBy(2));
     }
 
     /** A task whose cancellation was asked before it started, now claimed: given back without running. */
@@ -72,11 +75,11 @@ final class Cancellations {
         settler.giveBackCancelled(task, rest);
     }
 
-    private void graceOver(HeldTask task) {
+    private void halfwayThroughGrace(HeldTask task) {
         if (task.interruptForCancel()) {
             log.info("queue {}: the handler of cancelled task {} did not stop within {} ms; interrupting it", queue,
-                    task.lease.id(), grace.toMillis());
-            scheduler.schedule(() -> giveUp(task), HandlerThreads.INTERRUPTED_HANDLER_WAIT);
+                    task.lease.id(), grace.dividedBy(2).toMillis());
+            scheduler.schedule(() -> giveUp(task), grace.minus(grace.dividedBy(2)));
         }
     }
 

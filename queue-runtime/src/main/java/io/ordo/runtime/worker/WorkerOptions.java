@@ -19,9 +19,9 @@ import java.util.Optional;
  *     (at least {@code concurrency}; default twice it).</li>
  * <li>{@code retryPolicy}: the backoff before retrying a task whose handler threw.</li>
  * <li>{@code gracePeriod}: how long shutdown waits for running handlers.</li>
- * <li>{@code cancelGrace}: how long the handler of a task whose cancellation was asked has to stop after
- *     {@link TaskContext#isCancelled()} turns true, before it is interrupted (default 5 s;
- *     docs/decisions/cancelling-running-tasks.md).</li>
+ * <li>{@code cancelGrace}: how long the handler of a task whose cancellation was asked may keep its thread
+ *     after {@link TaskContext#isCancelled()} turns true: it is interrupted halfway through, and its thread given
+ *     up (replaced) at the end (default 5 s; docs/decisions/cancelling-running-tasks.md).</li>
  * <li>{@code fetchWait}: how long one fetch waits for work; also the longest shutdown waits for a
  *     fetch in progress.</li>
  * <li>{@code heartbeatInterval}, {@code reaperInterval}: default a third of the queue's heartbeat TTL.</li>
@@ -114,7 +114,7 @@ public final class WorkerOptions {
         return gracePeriod;
     }
 
-    /** How long a cancelled task's handler has to stop before it is interrupted. */
+    /** How long a cancelled task's handler may keep its thread: interrupted halfway, given up at the end. */
     public Duration cancelGrace() {
         return cancelGrace;
     }

@@ -21,7 +21,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Cancelling a task while a worker runs it (docs/decisions/cancelling-running-tasks.md), on the in-memory store
  * and virtual time: the worker hears of it with its next heartbeat, its handler's context says so, a handler
- * still running after the cancel grace is interrupted, one deaf to that is given up and its thread replaced;
+ * still running halfway through the cancel grace is interrupted, one deaf to that is given up at its end and its
+ * thread replaced;
  * the task is then given back and the store deletes it.
  */
 class CancelRunningTaskTest {
@@ -76,7 +77,7 @@ class CancelRunningTaskTest {
     }
 
     @Test
-    void a_handler_still_running_after_the_grace_is_interrupted() {
+    void a_handler_still_running_halfway_through_the_grace_is_interrupted() {
         harness.publish(Partition.regular("reports"), "sleeper");
         startAndRunFirstHeartbeat((payload, context) -> {
             new CountDownLatch(1).await(); // does not look at isCancelled; returns only when interrupted
@@ -86,9 +87,9 @@ class CancelRunningTaskTest {
 
         cancel("sleeper");
         scheduler.advance(HEARTBEAT);
-        scheduler.advance(GRACE.minus(JUST_BEFORE));
+        scheduler.advance(GRACE.dividedBy(2).minus(JUST_BEFORE));
         Eventually.holdStill(Duration.ofMillis(50));
-        assertThat(harness.events.settlementsOf("sleeper")).as("within the grace").isEmpty();
+        assertThat(harness.events.settlementsOf("sleeper")).as("within the first half of the grace").isEmpty();
 
         scheduler.advance(JUST_BEFORE);
         Eventually.until("sleeper is settled", () -> !harness.events.settlementsOf("sleeper").isEmpty());
@@ -99,7 +100,7 @@ class CancelRunningTaskTest {
     }
 
     @Test
-    void a_handler_deaf_to_its_interrupt_gives_its_thread_up_within_the_grace_and_a_second_so_other_tasks_run() {
+    void a_handler_deaf_to_its_interrupt_gives_its_thread_up_at_the_end_of_the_grace_so_other_tasks_run() {
         harness.options.concurrency(1).prefetch(2);
         harness.publish(Partition.regular("reports"), "stubborn");
         harness.publish(Partition.regular("mail"), "next");
@@ -122,9 +123,9 @@ class CancelRunningTaskTest {
 
         cancel("stubborn");
         scheduler.advance(HEARTBEAT);
-        scheduler.advance(GRACE);
-        Eventually.until("stubborn is interrupted", () -> interruptsIgnored.get() > 0);
-        scheduler.advance(HandlerThreads.INTERRUPTED_HANDLER_WAIT.minus(JUST_BEFORE));
+        scheduler.advance(GRACE.dividedBy(2));
+        Eventually.until("stubborn is interrupted halfway through the grace", () -> interruptsIgnored.get() > 0);
+        scheduler.advance(GRACE.dividedBy(2).minus(JUST_BEFORE));
         Eventually.holdStill(Duration.ofMillis(50));
         assertThat(harness.events.started).as("the one thread is still stubborn's").containsExactly("stubborn");
 
