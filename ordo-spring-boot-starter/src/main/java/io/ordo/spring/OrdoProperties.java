@@ -83,6 +83,11 @@ public class OrdoProperties {
         private int concurrency = WorkerOptions.DEFAULT_CONCURRENCY;
         /** How long running handlers get to finish when the context closes; the rest go back at once. */
         private Duration gracePeriod = WorkerOptions.DEFAULT_GRACE_PERIOD;
+        /**
+         * How long the handler of a task whose cancellation was asked may keep its thread: interrupted halfway,
+         * given up at the end (docs/task-control.md).
+         */
+        private Duration cancelGrace = WorkerOptions.DEFAULT_CANCEL_GRACE;
 
         public boolean isEnabled() {
             return enabled;
@@ -106,6 +111,14 @@ public class OrdoProperties {
 
         public void setGracePeriod(Duration gracePeriod) {
             this.gracePeriod = gracePeriod;
+        }
+
+        public Duration getCancelGrace() {
+            return cancelGrace;
+        }
+
+        public void setCancelGrace(Duration cancelGrace) {
+            this.cancelGrace = cancelGrace;
         }
     }
 }

@@ -61,6 +61,7 @@ public final class OrdoWorkers implements SmartLifecycle {
         WorkerOptions options = WorkerOptions.builder()
                 .concurrency(annotation.concurrency() > 0 ? annotation.concurrency() : defaults.getConcurrency())
                 .gracePeriod(defaults.getGracePeriod())
+                .cancelGrace(defaults.getCancelGrace())
                 .build();
         GroupName group = annotation.group().isEmpty() ? null : GroupName.of(annotation.group());
         return build(QueueName.of(annotation.queue()), group, type, handler, options);

@@ -117,6 +117,6 @@ public final class Publisher<T> {
                 : type != null ? type : TaskTypes.of(publication.payload().getClass());
         return new NewTask(publication.id(), publication.partition(), publication.priority(),
                 codec.encode(publication.payload()), publication.delay(), publication.headers(), taskType,
-                publication.maxAttempts(), publication.retryPolicy(), publication.runAt());
+                publication.maxAttempts(), publication.retryPolicy(), publication.runAt(), publication.timeout());
     }
 }

@@ -189,18 +189,21 @@ class PublisherTest {
     }
 
     @Test
-    void a_publication_carries_its_own_attempts_limit_and_backoff_to_the_task() {
+    void a_publication_carries_its_own_attempts_limit_backoff_and_timeout_to_the_task() {
         RetryPolicy fixed = new RetryPolicy(Duration.ofSeconds(3), 1.0, Duration.ofSeconds(3), 0.0);
 
-        deposits.publish(Publication.of(AUDIT, new Deposit("a", 1)).withId("own").withMaxAttempts(2).withRetryPolicy(fixed));
+        deposits.publish(Publication.of(AUDIT, new Deposit("a", 1)).withId("own").withMaxAttempts(2).withRetryPolicy(fixed)
+                .withTimeout(Duration.ofMinutes(10)));
         deposits.publish(Publication.of(AUDIT, new Deposit("a", 1)).withId("queue-s"));
 
         Task own = store.get(TaskId.of("own")).orElseThrow().task();
         assertThat(own.maxAttempts()).isEqualTo(2);
         assertThat(own.retryPolicy()).isEqualTo(fixed);
+        assertThat(own.timeout()).isEqualTo(Duration.ofMinutes(10));
         Task queues = store.get(TaskId.of("queue-s")).orElseThrow().task();
         assertThat(queues.maxAttempts()).isZero();
         assertThat(queues.retryPolicy()).isNull();
+        assertThat(queues.timeout()).isZero();
     }
 
     @Test
