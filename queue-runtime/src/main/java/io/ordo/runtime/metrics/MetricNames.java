@@ -47,6 +47,11 @@ public final class MetricNames {
     public static final String CANCELLED = "ordo.tasks.cancelled";
     /** Counter: lease extensions handlers asked for, tagged {@code outcome} (extended, cancel_requested, lease_lost). */
     public static final String LEASE_EXTENSIONS = "ordo.lease.extensions";
+    /**
+     * Distribution summary: the percentages handlers reported (docs/task-control.md): its count is the reports
+     * made, its mean and max how far the reporting tasks had come (a task's own progress is in its lease).
+     */
+    public static final String PROGRESS_REPORTED = "ordo.task.progress.reported";
     /** Timer: how long handlers took, tagged {@code result} (success, failure). */
     public static final String PROCESSING_TIME = "ordo.task.processing";
     /** Timer: how long fetches took, tagged {@code result} (tasks, empty, error); an empty fetch waited for work. */

@@ -1,11 +1,13 @@
 package io.ordo.runtime.metrics;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.ordo.domain.Lease;
+import io.ordo.domain.Progress;
 import io.ordo.domain.QueueName;
 import io.ordo.ports.ExtendOutcome;
 import io.ordo.ports.QueueBound;
@@ -41,6 +43,7 @@ public final class WorkerMetrics implements WorkerListener {
     private final Map<Settlement, Counter> returned = new EnumMap<>(Settlement.class);
     private final Map<CancelledRun, Counter> cancelled = new EnumMap<>(CancelledRun.class);
     private final Map<ExtendOutcome, Counter> leaseExtensions = new EnumMap<>(ExtendOutcome.class);
+    private final DistributionSummary progressReported;
     private final Counter failedWithError;
     private final Counter failedRetryAfter;
     private final Counter failedExplicitly;
@@ -86,6 +89,8 @@ public final class WorkerMetrics implements WorkerListener {
             leaseExtensions.put(outcome, counter(MetricNames.LEASE_EXTENSIONS, "Lease extensions handlers asked for",
                     Tags.of("outcome", tagValue(outcome))));
         }
+        progressReported = DistributionSummary.builder(MetricNames.PROGRESS_REPORTED).tags(tags).baseUnit("percent")
+                .description("The progress handlers reported, in percent").register(registry);
         failedWithError = failedCounter("error");
         failedRetryAfter = failedCounter("retry_after");
         failedExplicitly = failedCounter("fail");
@@ -137,6 +142,11 @@ public final class WorkerMetrics implements WorkerListener {
     @Override
     public void leaseExtended(Lease lease, ExtendOutcome outcome) {
         leaseExtensions.get(outcome).increment();
+    }
+
+    @Override
+    public void progressReported(Lease lease, Progress progress) {
+        progressReported.record(progress.percent());
     }
 
     @Override

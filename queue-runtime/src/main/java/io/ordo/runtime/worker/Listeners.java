@@ -1,6 +1,7 @@
 package io.ordo.runtime.worker;
 
 import io.ordo.domain.Lease;
+import io.ordo.domain.Progress;
 import io.ordo.ports.ExtendOutcome;
 import io.ordo.ports.ScheduleFiring;
 import org.slf4j.Logger;
@@ -43,6 +44,11 @@ final class Listeners implements WorkerListener {
     @Override
     public void leaseExtended(Lease lease, ExtendOutcome outcome) {
         each(listener -> listener.leaseExtended(lease, outcome));
+    }
+
+    @Override
+    public void progressReported(Lease lease, Progress progress) {
+        each(listener -> listener.progressReported(lease, progress));
     }
 
     @Override

@@ -119,7 +119,7 @@ public final class TaskContext {
 
     /** {@link #reportProgress(int, String)} with a report made beforehand. */
     public void reportProgress(Progress progress) {
-        task.reportProgress(Validate.notNull("progress", progress));
+        leases.reportProgress(task, Validate.notNull("progress", progress));
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.ordo.runtime.worker;
 
+import io.ordo.domain.Progress;
 import io.ordo.domain.TaskId;
 import io.ordo.ports.Clock;
 import io.ordo.ports.ExtendOutcome;
@@ -43,6 +44,12 @@ final class TaskLeases {
      * Asks the store to move the task's deadline to now plus {@code extension}, and moves the worker's with it;
      * an answer that its cancellation was asked is heard at once.
      */
+    /** A handler's report: kept for the next heartbeat, and told to the listeners. */
+    void reportProgress(HeldTask task, Progress progress) {
+        task.reportProgress(progress);
+        listener.progressReported(task.lease, progress);
+    }
+
     ExtendOutcome extend(HeldTask task, Duration extension) {
         long millis = LeaseControls.extensionMillis(extension);
         long askedAt = clock.millis(); // before the store's now: the worker gives up no later than the store takes it back

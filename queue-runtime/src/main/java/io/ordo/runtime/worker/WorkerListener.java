@@ -1,6 +1,7 @@
 package io.ordo.runtime.worker;
 
 import io.ordo.domain.Lease;
+import io.ordo.domain.Progress;
 import io.ordo.ports.ExtendOutcome;
 import io.ordo.ports.ScheduleFiring;
 
@@ -35,6 +36,10 @@ public interface WorkerListener {
 
     /** A handler asked to extend its task's lease ({@link TaskContext#extendLease}); the store answered {@code outcome}. */
     default void leaseExtended(Lease lease, ExtendOutcome outcome) {
+    }
+
+    /** A handler reported how far it has come with the task (sent with the next heartbeat). */
+    default void progressReported(Lease lease, Progress progress) {
     }
 
     /** A task left the worker's hands. */

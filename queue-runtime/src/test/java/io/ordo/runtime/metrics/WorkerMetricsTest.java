@@ -104,11 +104,12 @@ class WorkerMetricsTest {
                 MetricNames.QUEUE_DELAYED, MetricNames.QUEUE_IN_FLIGHT, MetricNames.QUEUE_DEAD,
                 MetricNames.QUEUE_OLDEST_DUE_AGE, MetricNames.QUEUE_LIVE_CONSUMERS, MetricNames.SCHEDULES_FIRED,
                 MetricNames.SCHEDULES_MISSED, MetricNames.QUEUE_CAPPED_PARTITIONS, MetricNames.QUEUE_THROTTLED_PARTITIONS,
-                MetricNames.CANCELLED, MetricNames.LEASE_EXTENSIONS, MetricNames.QUEUE_DEAD_LETTERS_DROPPED);
+                MetricNames.CANCELLED, MetricNames.LEASE_EXTENSIONS, MetricNames.QUEUE_DEAD_LETTERS_DROPPED,
+                MetricNames.PROGRESS_REPORTED);
     }
 
     @Test
-    void cancelled_runs_and_lease_extensions_are_counted_by_outcome() throws Exception {
+    void cancelled_runs_lease_extensions_and_progress_reports_are_counted() throws Exception {
         Publisher<Job> publisher = workers.publisher(QUEUE);
         Partition jobs = Partition.regular("jobs");
         publisher.publishAll(List.of(Publication.of(jobs, new Job("a", "run until cancelled")).withId("a"),
@@ -116,6 +117,8 @@ class WorkerMetricsTest {
         CountDownLatch aRuns = new CountDownLatch(1);
         Worker<Job> worker = workers.worker(QUEUE, Job.class, (job, context) -> {
             if (job.behaviour().equals("extend")) {
+                context.reportProgress(40, "");
+                context.reportProgress(90, "almost");
                 context.extendLease(Duration.ofMinutes(1));
                 return Outcome.success();
             }
@@ -141,6 +144,8 @@ class WorkerMetricsTest {
         assertThat(registry.get(MetricNames.LEASE_EXTENSIONS).tag("outcome", "extended").counter().count()).isEqualTo(1);
         assertThat(registry.get(MetricNames.LEASE_EXTENSIONS).tag("outcome", "lease_lost").counter().count()).isZero();
         assertThat(count(MetricNames.PROCESSED)).as("b only").isEqualTo(1);
+        assertThat(registry.get(MetricNames.PROGRESS_REPORTED).summary().count()).isEqualTo(2);
+        assertThat(registry.get(MetricNames.PROGRESS_REPORTED).summary().max()).isEqualTo(90);
         assertThat(registry.get(MetricNames.FAILED).counters()).as("a cancellation is no failure")
                 .allSatisfy(counter -> assertThat(counter.count()).isZero());
         assertThat(registry.get(MetricNames.CANCELLED).counters())
