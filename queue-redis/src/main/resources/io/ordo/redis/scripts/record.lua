@@ -22,24 +22,26 @@ function O.tail_code(tail)
     return string.sub(tail, 3, 2 + n)
 end
 
--- The task's own attempts limit (record decoded), or `default` (the queue's) when it has none. Reads the
--- tail only when its header count says extras follow: a task without them pays one byte read.
-function O.max_attempts(r, default)
-    local tail = r.tail
-    local pos = 3 + #r.code
-    local count = string.byte(tail, pos)
-    if count < O.HEADERS_EXTENDED then return default end
+-- The flags of a task's extras and where they start, from its header count at `pos` in s (a record's tail, a
+-- record or a publish blob), or nil when it has none: a task without extras costs one byte read.
+function O.extras_at(s, pos)
+    local count = string.byte(s, pos)
+    if count < O.HEADERS_EXTENDED then return nil end
     pos = pos + 1
     for _ = 1, 2 * (count - O.HEADERS_EXTENDED) do -- names and values
-        pos = pos + 2 + struct.unpack('>I2', tail, pos)
+        pos = pos + 2 + struct.unpack('>I2', s, pos)
     end
-    local extras = string.byte(tail, pos)
-    pos = pos + 1
-    if extras % (2 * O.EXTRA_MAX_ATTEMPTS) < O.EXTRA_MAX_ATTEMPTS then return default end
+    return string.byte(s, pos), pos + 1
+end
+
+-- The task's own attempts limit (record decoded), or `default` (the queue's) when it has none.
+function O.max_attempts(r, default)
+    local extras, pos = O.extras_at(r.tail, 3 + #r.code)
+    if not extras or extras % (2 * O.EXTRA_MAX_ATTEMPTS) < O.EXTRA_MAX_ATTEMPTS then return default end
     if extras % (2 * O.EXTRA_TYPE) >= O.EXTRA_TYPE then
-        pos = pos + 2 + struct.unpack('>I2', tail, pos)
+        pos = pos + 2 + struct.unpack('>I2', r.tail, pos)
     end
-    return (struct.unpack('>H', tail, pos))
+    return (struct.unpack('>H', r.tail, pos))
 end
 
 function O.decode(s)
@@ -95,18 +97,11 @@ for flags = 0, 255 do
     O.LAYOUT[flags] = { due, ready, priority, pos, flags % 128 >= 64, after_error } -- FLAG_ERROR
 end
 
--- The task's own processing timeout in ms from its header count at `pos` in s (a record or a publish blob),
--- or nil: a task without extras costs one byte read.
+-- The task's own processing timeout in ms from its header count at `pos` in s, or nil.
 function O.extras_timeout(s, pos)
-    local count = string.byte(s, pos)
-    if count < O.HEADERS_EXTENDED then return nil end
-    pos = pos + 1
-    for _ = 1, 2 * (count - O.HEADERS_EXTENDED) do -- names and values
-        pos = pos + 2 + struct.unpack('>I2', s, pos)
-    end
-    local extras = string.byte(s, pos)
-    pos = pos + 1
-    if extras % (2 * O.EXTRA_TIMEOUT) < O.EXTRA_TIMEOUT then return nil end
+    local extras
+    extras, pos = O.extras_at(s, pos)
+    if not extras or extras % (2 * O.EXTRA_TIMEOUT) < O.EXTRA_TIMEOUT then return nil end
     if extras % (2 * O.EXTRA_TYPE) >= O.EXTRA_TYPE then pos = pos + 2 + struct.unpack('>I2', s, pos) end
     if extras % (2 * O.EXTRA_MAX_ATTEMPTS) >= O.EXTRA_MAX_ATTEMPTS then pos = pos + 2 end
     if extras % (2 * O.EXTRA_RETRY_POLICY) >= O.EXTRA_RETRY_POLICY then pos = pos + 28 end
