@@ -152,6 +152,16 @@ final class InMemoryGroupStore implements TaskStore, QueueLevelCalls {
     }
 
     @Override
+    public long expireCompleted() {
+        return state().expireCompleted();
+    }
+
+    @Override
+    public Map<TaskId, AckOutcome> complete(ConsumerId consumer, Map<TaskId, byte[]> results) {
+        return state().complete(consumer, results);
+    }
+
+    @Override
     public Map<TaskId, CancelOutcome> cancel(Collection<TaskId> ids) {
         return state().cancel(ids);
     }

@@ -20,6 +20,7 @@ import io.ordo.ports.AckOutcome;
 import io.ordo.ports.AckedAndTaken;
 import io.ordo.ports.CancelOutcome;
 import io.ordo.ports.Clock;
+import io.ordo.ports.CompletionResults;
 import io.ordo.ports.ConsumeRequest;
 import io.ordo.ports.ConsumerHeartbeat;
 import io.ordo.ports.DeadLetterPage;
@@ -87,6 +88,8 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
     private final RateBuckets buckets = new RateBuckets();
     /** Dead letters in the order they died. */
     private final DeadLetters dead = new DeadLetters();
+    /** Acked tasks kept with their results, while the view keeps results. */
+    private final CompletedTasks completed = new CompletedTasks();
     /** Registered consumers, when each expires and when each was last heard from. */
     private final ConsumerRegistry consumers = new ConsumerRegistry();
     /** reclaim's taking back of dead consumers' and overdue tasks. */
@@ -171,7 +174,8 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
             recentlyAcked.remove(id);
             until = null;
         }
-        return until != null || waiting.contains(id) || holdings.contains(id) || dead.contains(id);
+        return until != null || waiting.contains(id) || holdings.contains(id) || dead.contains(id)
+                || completed.contains(id);
     }
 
     /**
@@ -305,12 +309,28 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
     public synchronized Map<TaskId, AckOutcome> ack(ConsumerId consumer, Collection<TaskId> ids) {
         ensureOpen();
         Validate.notNull("consumer", consumer);
-        List<TaskId> checked = PublishRules.ids("ids", ids);
+        return settleAcks(consumer, PublishRules.ids("ids", ids), Map.of());
+    }
+
+    @Override
+    public synchronized Map<TaskId, AckOutcome> complete(ConsumerId consumer, Map<TaskId, byte[]> results) {
+        ensureOpen();
+        Validate.notNull("consumer", consumer);
+        Map<TaskId, byte[]> checked = CompletionResults.checked(results, settings.maxResultBytes());
+        return settleAcks(consumer, List.copyOf(checked.keySet()), checked);
+    }
+
+    /** Acks: each task done, deleted or (the view keeps results) kept as completed with its result, if any. */
+    private Map<TaskId, AckOutcome> settleAcks(ConsumerId consumer, List<TaskId> ids, Map<TaskId, byte[]> results) {
         long now = clock.millis();
-        return settleEach(consumer, checked, AckOutcome.LEASE_LOST, AckOutcome.ACKED, null, lease -> {
+        return settleEach(consumer, ids, AckOutcome.LEASE_LOST, AckOutcome.ACKED, null, lease -> {
             ackedTotal++;
             if (settings.hasDedupWindow()) {
                 recentlyAcked.put(lease.id(), now + settings.dedupWindow().toMillis());
+            }
+            if (settings.keepsResults()) {
+                completed.keep(lease.task(), now, settings.resultRetention().toMillis(),
+                        results.getOrDefault(lease.id(), new byte[0]));
             }
         });
     }
@@ -481,6 +501,12 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
         return dead.trim(settings, clock.millis(), Long.MAX_VALUE);
     }
 
+    @Override
+    public synchronized long expireCompleted() {
+        ensureOpen();
+        return completed.expire(clock.millis());
+    }
+
     /** A task whose processing never finished: back in place with the attempt counted, or dead if out of attempts. */
     private boolean takeBackCrashed(Task reclaimed, long now) {
         if (reclaimed.attempts() >= reclaimed.maxAttemptsOr(settings.maxAttempts())) {
@@ -506,7 +532,7 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
             if (task != null) {
                 waiting.remove(task);
                 outcomes.put(id, CancelOutcome.CANCELLED);
-            } else if (dead.remove(id) != null) {
+            } else if (dead.remove(id) != null || completed.remove(id) != null) {
                 outcomes.put(id, CancelOutcome.CANCELLED);
             } else if (holdings.contains(id)) {
                 holdings.controls().requestCancel(holdings.get(id));
@@ -537,6 +563,10 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
         DeadLetter letter = dead.get(id);
         if (letter != null) {
             return Optional.of(TaskSnapshot.unheld(letter.task(), TaskState.DEAD));
+        }
+        CompletedTasks.Kept done = completed.get(id);
+        if (done != null) {
+            return Optional.of(TaskSnapshot.completed(done.task(), done.completion()));
         }
         return Optional.empty();
     }
@@ -602,7 +632,7 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
         long throttled = buckets.countThrottled(settings.partitionRateLimit(), now, waiting::hasPartition);
         return new QueueStats(ready, waiting.size() - ready, holdings.size(), dead.size(), waiting.partitionCount(),
                 holdings.lockCount(), blocked, capped, throttled, live, now - oldestReadyAt, publishedTotal, ackedTotal, dead.total(),
-                dead.droppedTotal(), paused);
+                dead.droppedTotal(), paused, completed.size());
     }
 
     @Override
@@ -671,6 +701,6 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
     /** Whether anything of this view is kept: tasks, dead letters, counters, consumers, blocks, settings. */
     synchronized boolean holdsData() {
         return publishedTotal > 0 || !dead.isEmpty() || !holdings.isEmpty() || !consumers.isEmpty() || waiting.hasBlocks()
-                || !recentlyAcked.isEmpty() || paused || configured;
+                || !recentlyAcked.isEmpty() || completed.size() > 0 || paused || configured;
     }
 }

@@ -147,7 +147,7 @@ class InMemoryGroupFaultsSimulationTest {
     private static Object ownSeq(Object result) {
         if (result instanceof Optional<?> found && found.isPresent() && found.get() instanceof TaskSnapshot snapshot) {
             return Optional.of(new TaskSnapshot(withOwnSeq(snapshot.task()), snapshot.state(), snapshot.holder(),
-                    snapshot.lease()));
+                    snapshot.lease(), snapshot.completion()));
         }
         if (result instanceof List<?> list && !list.isEmpty() && list.get(0) instanceof Lease) {
             return ((List<Lease>) list).stream()

@@ -21,12 +21,15 @@ import java.util.TreeMap;
  * @param partitionRateLimit a token bucket per partition, each delivery of it takes from; {@link RateLimit#OFF} = none
  * @param deadLetterMaxCount the most dead letters kept: past it the oldest are deleted; 0 = no cap
  * @param deadLetterMaxAge  dead letters that died longer ago are deleted; zero = no cap
+ * @param resultRetention   how long an acked task is kept as completed, with its result (docs/task-control.md);
+ *                          zero = off: an ack deletes it
+ * @param maxResultBytes    the largest result a worker may keep with a completed task
  */
 public record QueueSettings(int maxAttempts, Duration processingTimeout, Duration dedupWindow,
                             Duration heartbeatTtl, int maxPayloadBytes, int partitionConcurrency,
                             Map<Partition, Integer> partitionConcurrencyOverrides, int queueConcurrency,
                             RateLimit queueRateLimit, RateLimit partitionRateLimit, int deadLetterMaxCount,
-                            Duration deadLetterMaxAge) {
+                            Duration deadLetterMaxAge, Duration resultRetention, int maxResultBytes) {
     public static final int DEFAULT_MAX_ATTEMPTS = 5;
     public static final Duration DEFAULT_PROCESSING_TIMEOUT = Duration.ZERO;
     public static final Duration DEFAULT_DEDUP_WINDOW = Duration.ZERO;
@@ -59,6 +62,11 @@ public record QueueSettings(int maxAttempts, Duration processingTimeout, Duratio
      * with every death at a bounded cost; the reaper's {@code trimDeadLetters} deletes whatever is left.
      */
     public static final int DEAD_LETTERS_DROPPED_PER_DEATH = 4;
+    /** The shortest result retention when one is set. */
+    public static final Duration MIN_RESULT_RETENTION = Duration.ofSeconds(1);
+    /** The largest {@code maxResultBytes}: results are small by design. */
+    public static final int RESULT_LIMIT = 1024 * 1024;
+    public static final int DEFAULT_MAX_RESULT_BYTES = 16 * 1024;
 
     public static final QueueSettings DEFAULTS = new QueueSettings(DEFAULT_MAX_ATTEMPTS, DEFAULT_PROCESSING_TIMEOUT,
             DEFAULT_DEDUP_WINDOW, DEFAULT_HEARTBEAT_TTL, DEFAULT_MAX_PAYLOAD_BYTES);
@@ -77,6 +85,17 @@ public record QueueSettings(int maxAttempts, Duration processingTimeout, Duratio
                          RateLimit queueRateLimit, RateLimit partitionRateLimit) {
         this(maxAttempts, processingTimeout, dedupWindow, heartbeatTtl, maxPayloadBytes, partitionConcurrency,
                 partitionConcurrencyOverrides, queueConcurrency, queueRateLimit, partitionRateLimit, 0, Duration.ZERO);
+    }
+
+    /** Settings without results kept. */
+    public QueueSettings(int maxAttempts, Duration processingTimeout, Duration dedupWindow, Duration heartbeatTtl,
+                         int maxPayloadBytes, int partitionConcurrency,
+                         Map<Partition, Integer> partitionConcurrencyOverrides, int queueConcurrency,
+                         RateLimit queueRateLimit, RateLimit partitionRateLimit, int deadLetterMaxCount,
+                         Duration deadLetterMaxAge) {
+        this(maxAttempts, processingTimeout, dedupWindow, heartbeatTtl, maxPayloadBytes, partitionConcurrency,
+                partitionConcurrencyOverrides, queueConcurrency, queueRateLimit, partitionRateLimit, deadLetterMaxCount,
+                deadLetterMaxAge, Duration.ZERO, DEFAULT_MAX_RESULT_BYTES);
     }
 
     public QueueSettings {
@@ -106,6 +125,17 @@ public record QueueSettings(int maxAttempts, Duration processingTimeout, Duratio
             throw new InvalidInputException("deadLetterMaxAge", "must be 0 (off) or at least "
                     + MIN_DEAD_LETTER_MAX_AGE.toMillis() + " ms, was " + deadLetterMaxAge.toMillis() + " ms");
         }
+        Validate.duration("resultRetention", resultRetention, MAX_DURATION);
+        if (!resultRetention.isZero() && resultRetention.compareTo(MIN_RESULT_RETENTION) < 0) {
+            throw new InvalidInputException("resultRetention", "must be 0 (off) or at least "
+                    + MIN_RESULT_RETENTION.toMillis() + " ms, was " + resultRetention.toMillis() + " ms");
+        }
+        Validate.range("maxResultBytes", maxResultBytes, 1, RESULT_LIMIT);
+    }
+
+    /** Whether an ack keeps the task as completed (with its result) instead of deleting it. */
+    public boolean keepsResults() {
+        return !resultRetention.isZero();
     }
 
     private static Map<Partition, Integer> checkedOverrides(Map<Partition, Integer> overrides) {
@@ -193,6 +223,8 @@ public record QueueSettings(int maxAttempts, Duration processingTimeout, Duratio
         private RateLimit partitionRateLimit;
         private int deadLetterMaxCount;
         private Duration deadLetterMaxAge;
+        private Duration resultRetention;
+        private int maxResultBytes;
 
         private Builder(QueueSettings from) {
             maxAttempts = from.maxAttempts;
@@ -207,6 +239,8 @@ public record QueueSettings(int maxAttempts, Duration processingTimeout, Duratio
             partitionRateLimit = from.partitionRateLimit;
             deadLetterMaxCount = from.deadLetterMaxCount;
             deadLetterMaxAge = from.deadLetterMaxAge;
+            resultRetention = from.resultRetention;
+            maxResultBytes = from.maxResultBytes;
         }
 
         public Builder maxAttempts(int value) {
@@ -272,10 +306,22 @@ public record QueueSettings(int maxAttempts, Duration processingTimeout, Duratio
             return this;
         }
 
+        /** How long an acked task is kept as completed, with its result; zero = off (an ack deletes it). */
+        public Builder resultRetention(Duration value) {
+            resultRetention = value;
+            return this;
+        }
+
+        /** The largest result a completed task may keep. */
+        public Builder maxResultBytes(int value) {
+            maxResultBytes = value;
+            return this;
+        }
+
         public QueueSettings build() {
             return new QueueSettings(maxAttempts, processingTimeout, dedupWindow, heartbeatTtl, maxPayloadBytes,
                     partitionConcurrency, partitionConcurrencyOverrides, queueConcurrency, queueRateLimit,
-                    partitionRateLimit, deadLetterMaxCount, deadLetterMaxAge);
+                    partitionRateLimit, deadLetterMaxCount, deadLetterMaxAge, resultRetention, maxResultBytes);
         }
     }
 }

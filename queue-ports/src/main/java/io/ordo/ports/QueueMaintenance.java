@@ -23,4 +23,13 @@ public interface QueueMaintenance extends QueueBound {
      * @return how many this call deleted (counted in {@link QueueStats#deadLettersDroppedTotal()})
      */
     long trimDeadLetters();
+
+    /**
+     * Deletes the completed tasks kept past the queue's {@code resultRetention} (docs/task-control.md, "Results"),
+     * as many as one bounded step allows per call on Redis, the store calling until none is left. Any number of
+     * workers may run it at once.
+     *
+     * @return how many this call deleted
+     */
+    long expireCompleted();
 }

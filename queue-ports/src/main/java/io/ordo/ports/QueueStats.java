@@ -22,12 +22,24 @@ package io.ordo.ports;
  * @param deadLettersDroppedTotal dead letters the queue's caps deleted since the queue began
  *                           ({@code deadLetterMaxCount}, {@code deadLetterMaxAge}); purges are not counted
  * @param paused             whether consume delivers nothing
+ * @param completed          completed tasks kept with their results (while the queue keeps results)
  */
 public record QueueStats(long ready, long delayed, long inFlight, long dead, long activePartitions,
                          long lockedPartitions, long blockedPartitions, long cappedPartitions,
                          long throttledPartitions, long liveConsumers, long oldestDueAgeMillis,
                          long publishedTotal, long ackedTotal, long deadLetteredTotal, long deadLettersDroppedTotal,
-                         boolean paused) {
+                         boolean paused, long completed) {
+
+    /** Figures of a queue that keeps no completed task. */
+    public QueueStats(long ready, long delayed, long inFlight, long dead, long activePartitions,
+                      long lockedPartitions, long blockedPartitions, long cappedPartitions,
+                      long throttledPartitions, long liveConsumers, long oldestDueAgeMillis,
+                      long publishedTotal, long ackedTotal, long deadLetteredTotal, long deadLettersDroppedTotal,
+                      boolean paused) {
+        this(ready, delayed, inFlight, dead, activePartitions, lockedPartitions, blockedPartitions, cappedPartitions,
+                throttledPartitions, liveConsumers, oldestDueAgeMillis, publishedTotal, ackedTotal, deadLetteredTotal,
+                deadLettersDroppedTotal, paused, 0);
+    }
 
     /** Figures of a queue whose caps never deleted a dead letter. */
     public QueueStats(long ready, long delayed, long inFlight, long dead, long activePartitions,

@@ -30,8 +30,16 @@ public interface TaskConsuming extends QueueBound {
     /** Takes up to {@code max} due tasks in queue order for the consumer, waiting up to {@code wait} for some. */
     List<Lease> consume(ConsumerId consumer, int max, Duration wait);
 
-    /** Marks held tasks done and deletes them. */
+    /** Marks held tasks done and deletes them (or keeps them as completed: the queue's {@code resultRetention}). */
     Map<TaskId, AckOutcome> ack(ConsumerId consumer, Collection<TaskId> ids);
+
+    /**
+     * Acks held tasks as {@link #ack} does, each with its result: while the queue keeps results
+     * ({@code resultRetention}), the completed task keeps it, for {@code get} to show; else the results are
+     * dropped. Each result is at most the queue's {@code maxResultBytes} (field {@code results[id]}; nothing is
+     * written when one is over), and at most a batch of them.
+     */
+    Map<TaskId, AckOutcome> complete(ConsumerId consumer, Map<TaskId, byte[]> results);
 
     /**
      * Acks the held tasks named, then takes up to {@code max} (0..{@value #MAX_CONSUME}) due tasks as

@@ -26,6 +26,7 @@ import io.ordo.tck.contract.PublishContract;
 import io.ordo.tck.contract.QueuesContract;
 import io.ordo.tck.contract.RateLimitsContract;
 import io.ordo.tck.contract.ReclaimContract;
+import io.ordo.tck.contract.ResultsContract;
 import io.ordo.tck.contract.TaskControlContract;
 import io.ordo.tck.contract.RejectContract;
 import io.ordo.tck.contract.ReleaseContract;
@@ -160,6 +161,13 @@ public abstract class TaskStoreCompatibilityKit {
     @Nested
     class Cancel extends CancelContract {
         Cancel() {
+            super(TaskStoreCompatibilityKit.this::createStore);
+        }
+    }
+
+    @Nested
+    class Results extends ResultsContract {
+        Results() {
             super(TaskStoreCompatibilityKit.this::createStore);
         }
     }
