@@ -31,6 +31,15 @@ public record CursorPageRequest(List<String> position, int limit) {
         return position.get(i);
     }
 
+    /** Part {@code i} of the cursor, digits the store wrote there (an unsigned number of any size). */
+    public String digits(int i) {
+        String part = position.get(i);
+        if (!part.matches("[0-9]{1,20}")) {
+            throw new InvalidInputException("cursor", "is not a cursor this listing gave; start again with an empty one");
+        }
+        return part;
+    }
+
     /** Part {@code i} of the cursor, a whole number the store wrote there. */
     public long number(int i) {
         try {
