@@ -606,9 +606,9 @@
     replace($('main'),
       el('h1', {}, 'Partition ' + partition, el('span', { class: 'muted of' }, 'of ' + viewName(queue, group)), stamp(body)),
       tabs(queue, group, 'partition'),
-      el('section', { class: 'panel' }, el('dl', { class: 'fields', id: 'partition-fields' },
-        fields.map(([name, value]) => [el('dt', {}, name), el('dd', {}, value)]))),
-      el('section', { class: 'panel' },
+      el('section', { class: 'panel list' },
+        el('dl', { class: 'fields summary', id: 'partition-fields' },
+          fields.map(([name, value]) => [el('dt', {}, name), el('dd', {}, value)])),
         el('h2', {}, 'Waiting, in the order it delivers them', el('span', { class: 'muted small' },
           body.ordered ? ' · every waiting task, by priority, due time and publish order' : ' · its ready tasks; those not ready yet are under Delayed')),
         taskTable('partition-tasks', ['#', 'Id', 'Pri', 'Att', 'Published', 'Ready', 'Payload', ''], rows, 'No task waits in this partition.'),
@@ -636,7 +636,7 @@
       el('h1', {}, 'Delayed', el('span', { class: 'muted of' }, 'in ' + viewName(queue, group)),
         el('span', { class: 'badge', id: 'delayed-total' }, number(body.total)), stamp(body)),
       tabs(queue, group, 'delayed'),
-      el('section', { class: 'panel' },
+      el('section', { class: 'panel list' },
         el('p', { class: 'muted small' }, 'Delayed publishes and retries waiting for their backoff, soonest due first.'),
         taskTable('delayed-tasks', ['Id', 'Partition', 'Due', 'Pri', 'Att', 'Last error', 'Payload', ''], rows, 'No task waits for its time.'),
         offsetPager(body, page.page, (n) => delayedHref(queue, group, n))));
@@ -664,7 +664,7 @@
     replace($('main'),
       el('h1', {}, 'In flight', el('span', { class: 'muted of' }, 'in ' + viewName(queue, group)), stamp(body)),
       tabs(queue, group, 'in-flight'),
-      el('section', { class: 'panel' },
+      el('section', { class: 'panel list' },
         el('p', { class: 'muted small' }, 'By holder name; a holder\u2019s tasks in the order the store keeps them. Cancel asks the worker to stop.'),
         taskTable('in-flight-tasks', ['Id', 'Partition', 'Holder', 'Since', 'Progress', 'Deadline', ''], rows,
           page.cursor ? 'No more tasks in flight.' : 'No task is in flight.'),
@@ -802,7 +802,7 @@
         }, { id: 'purge-all', class: 'danger', disabled: !state.token || body.total === 0 }),
         el('button', { type: 'button', onclick: refresh }, 'Refresh'),
         el('span', { class: 'muted small' }, 'oldest first · payloads and reasons shown as text, cut at 200 and 300 characters')),
-      el('section', { class: 'panel' }, rows.length
+      el('section', { class: 'panel list' }, rows.length
         ? el('table', { id: 'dead-letters', class: 'compact' }, el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, selectAll),
           ['Id', 'Partition', 'Attempts', 'Died', 'Reason', 'Payload', '']
             .map((h) => el('th', { scope: 'col', class: h === 'Attempts' ? 'num' : null }, h)))), el('tbody', {}, rows))

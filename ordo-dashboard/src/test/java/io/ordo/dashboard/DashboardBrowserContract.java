@@ -208,6 +208,30 @@ abstract class DashboardBrowserContract {
     }
 
     @Test
+    void a_page_of_25_tasks_fits_a_laptop_screen() {
+        QueueName queue = freshQueue();
+        TaskStore store = stores.forQueue(queue);
+        List<NewTask> later = new ArrayList<>();
+        for (int i = 1; i <= 30; i++) {
+            later.add(newTask("later-" + i, Partition.regular("reminders"), 0, Duration.ofMinutes(i),
+                    "{\"remind\":\"" + "x".repeat(300) + "\"}"));
+        }
+        store.publish(later);
+        driver().manage().window().setSize(new org.openqa.selenium.Dimension(1366, 768));
+        try {
+            open("/queues/" + queue + "/delayed", true);
+            assertThat(rowIds("#delayed-tasks")).hasSize(25);
+            Number bottom = (Number) js().executeScript("return document.querySelector('#delayed-tasks tbody tr:last-child')"
+                    + ".getBoundingClientRect().bottom");
+            Number viewport = (Number) js().executeScript("return window.innerHeight");
+            System.out.printf("%s: the 25th row ends at %s px of a %s px high page%n", backend(), bottom, viewport);
+            assertThat(bottom.doubleValue()).as("the 25th row's bottom").isLessThanOrEqualTo(viewport.doubleValue());
+        } finally {
+            driver().manage().window().setSize(new org.openqa.selenium.Dimension(1366, 900));
+        }
+    }
+
+    @Test
     void dead_letters_are_filtered_and_redriven_or_deleted_several_at_once() {
         QueueName queue = freshQueue();
         TaskStore store = stores.forQueue(queue);
