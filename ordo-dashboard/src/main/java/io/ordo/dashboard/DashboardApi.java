@@ -359,9 +359,7 @@ final class DashboardApi {
                 .put("since", lock.since().toEpochMilli()).put("inFlight", lock.inFlight()));
         listed.block().ifPresent(block -> root.putObject("block").put("until", block.until().toEpochMilli()));
         listed.head().ifPresent(head -> root.set("head", taskRow(head)));
-        ArrayNode tasks = root.putArray("tasks");
-        listed.tasks().forEach(task -> tasks.add(taskRow(task)));
-        return root;
+        return withTasks(root, listed.tasks());
     }
 
     private ObjectNode delayed(QueueView view, int offset, int limit) {
@@ -370,11 +368,8 @@ final class DashboardApi {
         if (page.total() == 0) {
             requireExistingQueue(view);
         }
-        ObjectNode root = named(view).put("readAt", page.readAt().toEpochMilli()).put("total", page.total())
-                .put("offset", offset).put("limit", limit).put("maxOffset", TaskListing.MAX_OFFSET);
-        ArrayNode tasks = root.putArray("tasks");
-        page.tasks().forEach(task -> tasks.add(taskRow(task)));
-        return root;
+        return withTasks(named(view).put("readAt", page.readAt().toEpochMilli()).put("total", page.total())
+                .put("offset", offset).put("limit", limit).put("maxOffset", TaskListing.MAX_OFFSET), page.tasks());
     }
 
     private ObjectNode inFlight(QueueView view, String cursor, int limit) {
@@ -421,6 +416,13 @@ final class DashboardApi {
         return new DeadLetterFilter(reason == null || reason.isEmpty() ? null : reason,
                 partition == null || partition.isEmpty() ? null : Partition.of(partition),
                 instantParameter(query, "from"), instantParameter(query, "before"));
+    }
+
+    /** The list's rows as {@code tasks}. */
+    private ObjectNode withTasks(ObjectNode root, List<Task> tasks) {
+        ArrayNode rows = root.putArray("tasks");
+        tasks.forEach(task -> rows.add(taskRow(task)));
+        return root;
     }
 
     /** A task as every list shows it: its fields, its last error and payload cut for a compact row. */

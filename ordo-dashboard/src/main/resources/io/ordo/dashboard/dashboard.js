@@ -573,14 +573,28 @@
 
   const ready = (t, now) => (t.readyAt > now ? when(t.readyAt, now) : 'ready');
 
+  /** A list page's reading: its body once the session is drawn, or null once the page said why there is none. */
+  async function reading(path) {
+    const { status, body } = await get(path);
+    if (status !== 200) {
+      problem(body);
+      return null;
+    }
+    state.actions = body.actions;
+    drawSession();
+    return body;
+  }
+
+  /** The cells every list starts a task's row with: its id (to its page) and its partition (to the partition's). */
+  const taskCells = (queue, group, t) => [el('td', {}, el('a', { href: taskHref(queue, t.id, group) }, t.id)),
+    el('td', {}, partitionLink(queue, group, t.partition))];
+
   async function drawPartition(page) {
     const { queue, group, partition } = page;
     if (!partition) return problem({ error: 'no partition given' });
     const offset = Math.min((page.page - 1) * PAGE_SIZE, 1000);
-    const { status, body } = await get(apiPath(queue, group, '/partition', { partition, offset, limit: PAGE_SIZE }));
-    if (status !== 200) return problem(body);
-    state.actions = body.actions;
-    drawSession();
+    const body = await reading(apiPath(queue, group, '/partition', { partition, offset, limit: PAGE_SIZE }));
+    if (!body) return;
     const now = body.readAt;
     const head = body.head;
     const headState = !head ? 'nothing waiting'
@@ -619,14 +633,10 @@
   async function drawDelayed(page) {
     const { queue, group } = page;
     const offset = Math.min((page.page - 1) * PAGE_SIZE, 1000);
-    const { status, body } = await get(apiPath(queue, group, '/delayed', { offset, limit: PAGE_SIZE }));
-    if (status !== 200) return problem(body);
-    state.actions = body.actions;
-    drawSession();
+    const body = await reading(apiPath(queue, group, '/delayed', { offset, limit: PAGE_SIZE }));
+    if (!body) return;
     const now = body.readAt;
-    const rows = body.tasks.map((t) => el('tr', { 'data-id': t.id },
-      el('td', {}, el('a', { href: taskHref(queue, t.id, group) }, t.id)),
-      el('td', {}, partitionLink(queue, group, t.partition)),
+    const rows = body.tasks.map((t) => el('tr', { 'data-id': t.id }, taskCells(queue, group, t),
       el('td', { 'data-field': 'due' }, t.readyAt > now ? when(t.readyAt, now) : el('span', { title: 'its time came: it joins its partition at the next fetch' }, 'due ', when(t.readyAt, now))),
       el('td', { class: 'num' }, String(t.priority)), el('td', { class: 'num' }, String(t.attempts)),
       el('td', { class: 'reason' }, t.lastError ? line(t.lastError) : el('span', { class: 'muted' }, 'first run')),
@@ -645,14 +655,10 @@
 
   async function drawInFlight(page) {
     const { queue, group } = page;
-    const { status, body } = await get(apiPath(queue, group, '/in-flight', { cursor: page.cursor, limit: PAGE_SIZE }));
-    if (status !== 200) return problem(body);
-    state.actions = body.actions;
-    drawSession();
+    const body = await reading(apiPath(queue, group, '/in-flight', { cursor: page.cursor, limit: PAGE_SIZE }));
+    if (!body) return;
     const now = body.readAt;
-    const rows = body.tasks.map((t) => el('tr', { 'data-id': t.id },
-      el('td', {}, el('a', { href: taskHref(queue, t.id, group) }, t.id)),
-      el('td', {}, partitionLink(queue, group, t.partition)),
+    const rows = body.tasks.map((t) => el('tr', { 'data-id': t.id }, taskCells(queue, group, t),
       el('td', { 'data-field': 'holder' }, t.holder),
       el('td', {}, when(t.leasedAt, now)),
       el('td', { class: 'num', 'data-field': 'progress' }, t.progress
@@ -705,12 +711,10 @@
     const { queue, group } = page;
     const searching = Object.keys(page.filter).length > 0;
     const offset = (page.page - 1) * PAGE_SIZE;
-    const { status, body } = searching
-      ? await get(apiPath(queue, group, '/dead-letters/search', Object.assign({}, page.filter, { cursor: page.cursor, limit: PAGE_SIZE })))
-      : await get(apiPath(queue, group, '/dead-letters', { offset, limit: PAGE_SIZE }));
-    if (status !== 200) return problem(body);
-    state.actions = body.actions;
-    drawSession();
+    const body = await reading(searching
+      ? apiPath(queue, group, '/dead-letters/search', Object.assign({}, page.filter, { cursor: page.cursor, limit: PAGE_SIZE }))
+      : apiPath(queue, group, '/dead-letters', { offset, limit: PAGE_SIZE }));
+    if (!body) return;
     const action = (name) => apiPath(queue, group, '/dead-letters/' + name);
     // what the confirmations name, and what purging all asks to be typed: the queue, or the group
     const name = group ? 'group ' + group + ' of queue ' + queue : queue;
@@ -733,9 +737,7 @@
       return box;
     };
     const rows = body.items.map((d) => el('tr', { 'data-id': d.id },
-      el('td', {}, checkbox(d)),
-      el('td', {}, el('a', { href: taskHref(queue, d.id, group) }, d.id)),
-      el('td', {}, partitionLink(queue, group, d.partition)),
+      el('td', {}, checkbox(d)), taskCells(queue, group, d),
       el('td', { class: 'num' }, number(d.attempts)),
       el('td', {}, el('time', { datetime: new Date(d.deadAt).toISOString(), title: clock(d.deadAt) }, clock(d.deadAt))),
       el('td', { class: 'reason' }, preview(d.reason, 'preview reason')),
