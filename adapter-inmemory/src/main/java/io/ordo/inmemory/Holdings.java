@@ -143,6 +143,11 @@ final class Holdings {
                 .toList();
     }
 
+    /** The consumers holding tasks. */
+    Set<ConsumerId> holders() {
+        return heldByConsumer.keySet();
+    }
+
     /** The partitions a consumer holds tasks of. */
     Set<Partition> partitionsHeldBy(ConsumerId consumer) {
         return Set.copyOf(heldByConsumer.getOrDefault(consumer, Map.of()).keySet());

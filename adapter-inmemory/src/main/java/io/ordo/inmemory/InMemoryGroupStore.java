@@ -13,7 +13,12 @@ import io.ordo.domain.TaskId;
 import io.ordo.ports.AckOutcome;
 import io.ordo.ports.AckedAndTaken;
 import io.ordo.ports.CancelOutcome;
+import io.ordo.ports.DeadLetterFilter;
+import io.ordo.ports.DeadLetterMatches;
 import io.ordo.ports.DeadLetterPage;
+import io.ordo.ports.InFlightPage;
+import io.ordo.ports.PartitionTasks;
+import io.ordo.ports.TaskPage;
 import io.ordo.ports.ExtendOutcome;
 import io.ordo.ports.FailOutcome;
 import io.ordo.ports.PublishReceipt;
@@ -174,6 +179,26 @@ final class InMemoryGroupStore implements TaskStore, QueueLevelCalls {
     @Override
     public DeadLetterPage deadLetters(int offset, int limit) {
         return state().deadLetters(offset, limit);
+    }
+
+    @Override
+    public PartitionTasks partitionTasks(Partition partition, int offset, int limit) {
+        return state().partitionTasks(partition, offset, limit);
+    }
+
+    @Override
+    public TaskPage delayedTasks(int offset, int limit) {
+        return state().delayedTasks(offset, limit);
+    }
+
+    @Override
+    public InFlightPage inFlightTasks(String cursor, int limit) {
+        return state().inFlightTasks(cursor, limit);
+    }
+
+    @Override
+    public DeadLetterMatches findDeadLetters(DeadLetterFilter filter, String cursor, int limit) {
+        return state().findDeadLetters(filter, cursor, limit);
     }
 
     @Override

@@ -23,11 +23,16 @@ import io.ordo.ports.Clock;
 import io.ordo.ports.CompletionResults;
 import io.ordo.ports.ConsumeRequest;
 import io.ordo.ports.ConsumerHeartbeat;
+import io.ordo.ports.CursorPageRequest;
+import io.ordo.ports.DeadLetterFilter;
+import io.ordo.ports.DeadLetterMatches;
 import io.ordo.ports.DeadLetterPage;
 import io.ordo.ports.DeadLetterPageRequest;
+import io.ordo.ports.InFlightPage;
 import io.ordo.ports.ExtendOutcome;
 import io.ordo.ports.FailOutcome;
 import io.ordo.ports.LeaseControls;
+import io.ordo.ports.PartitionTasks;
 import io.ordo.ports.PublishReceipt;
 import io.ordo.ports.QueueInspection;
 import io.ordo.ports.QueueStats;
@@ -40,6 +45,8 @@ import io.ordo.ports.ReleaseOutcome;
 import io.ordo.ports.ScheduleEntry;
 import io.ordo.ports.ScheduleFiring;
 import io.ordo.ports.StoreClosedException;
+import io.ordo.ports.TaskPage;
+import io.ordo.ports.TaskPageRequest;
 import io.ordo.ports.TaskSnapshot;
 import io.ordo.ports.TaskStore;
 
@@ -641,6 +648,39 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
         QueueInspection.checkedLimit(limit);
         return InMemoryInspection.read(clock.millis(), limit, waiting, holdings, consumers.expiries(),
                 consumers.lastHeard());
+    }
+
+    // ---------------------------------------------------------------- task lists
+
+    @Override
+    public synchronized PartitionTasks partitionTasks(Partition partition, int offset, int limit) {
+        ensureOpen();
+        Validate.notNull("partition", partition);
+        TaskPageRequest page = new TaskPageRequest(offset, limit);
+        return InMemoryListing.partition(partition, page, waiting, holdings, settings, clock.millis());
+    }
+
+    @Override
+    public synchronized TaskPage delayedTasks(int offset, int limit) {
+        ensureOpen();
+        TaskPageRequest page = new TaskPageRequest(offset, limit);
+        long now = clock.millis();
+        return new TaskPage(waiting.notReady(now, page.offset(), page.limit()), waiting.notReadyCount(now), offset,
+                java.time.Instant.ofEpochMilli(now));
+    }
+
+    @Override
+    public synchronized InFlightPage inFlightTasks(String cursor, int limit) {
+        ensureOpen();
+        return InMemoryListing.inFlight(CursorPageRequest.of(cursor, 2, limit), holdings, settings, clock.millis());
+    }
+
+    @Override
+    public synchronized DeadLetterMatches findDeadLetters(DeadLetterFilter filter, String cursor, int limit) {
+        ensureOpen();
+        Validate.notNull("filter", filter);
+        CursorPageRequest page = CursorPageRequest.of(cursor, 1, limit);
+        return dead.find(filter, page.fromStart() ? 0 : page.number(0), page.limit(), clock.millis());
     }
 
     @Override

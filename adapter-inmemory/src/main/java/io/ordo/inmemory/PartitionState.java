@@ -6,6 +6,7 @@ import io.ordo.domain.Task;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.NavigableSet;
 import java.util.Optional;
 import java.util.TreeSet;
 
@@ -90,6 +91,18 @@ final class PartitionState {
             ready.add(notYetReady.pollFirst());
         }
         return ready.isEmpty() ? Optional.empty() : Optional.of(ready.first());
+    }
+
+    /**
+     * The tasks a consume takes from, in the order it takes them (TaskListing.partitionTasks): an ordered
+     * partition's every waiting task, a regular one's ready ones.
+     */
+    NavigableSet<Task> deliveryOrder(long now) {
+        if (partition.isOrdered()) {
+            return waiting;
+        }
+        head(now); // finds the tasks whose time has come
+        return ready;
     }
 
     /** When time alone may change the head (a task becoming ready), after {@code now}; {@link #NO_TIMER} if never. */

@@ -86,6 +86,20 @@ final class WaitingTasks {
         return waitingByReadyTime.oldestReadyAt(now);
     }
 
+    /** The partition's tasks and order, or null when it has none waiting. */
+    PartitionState state(Partition partition) {
+        return partitions.get(partition);
+    }
+
+    long notReadyCount(long now) {
+        return waitingByReadyTime.notReadyCount(now);
+    }
+
+    /** Waiting tasks not ready at {@code now}, in TaskListing.DELAYED_ORDER. */
+    java.util.List<Task> notReady(long now, int offset, int limit) {
+        return waitingByReadyTime.notReady(now, offset, limit);
+    }
+
     void put(Task task) {
         PartitionState state = partitions.computeIfAbsent(task.partition(),
                 partition -> new PartitionState(partition, ++lastTurn));

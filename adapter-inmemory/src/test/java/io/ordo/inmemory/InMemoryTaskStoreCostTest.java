@@ -6,6 +6,9 @@ import io.ordo.domain.NewTask;
 import io.ordo.domain.Partition;
 import io.ordo.domain.QueueName;
 import io.ordo.domain.TaskId;
+import io.ordo.ports.InFlightPage;
+import io.ordo.ports.ListingCursor;
+import io.ordo.ports.TaskListing;
 import io.ordo.ports.TaskStore;
 import io.ordo.ports.VirtualClock;
 import org.junit.jupiter.api.Test;
@@ -130,6 +133,35 @@ class InMemoryTaskStoreCostTest {
         }
 
         assertThat(readySeen).isEqualTo(count / 2 + (count - 10) / 2);
+    }
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void the_task_lists_read_a_page_not_the_queue() {
+        Partition partition = Partition.regular("one");
+        List<NewTask> tasks = new ArrayList<>();
+        for (int i = 0; i < MANY; i++) {
+            tasks.add(task("w" + i, partition, 0, Duration.ZERO));
+            tasks.add(task("d" + i, Partition.regular("later"), 0, Duration.ofMinutes(1 + i)));
+        }
+        publish(tasks);
+        List<Lease> held = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            held.addAll(store.consume(worker, TaskStore.MAX_CONSUME, NO_WAIT));
+        }
+
+        // a linear page (sorting or copying every task per call) would take minutes here
+        for (int i = 0; i < MANY / 4; i++) {
+            assertThat(store.partitionTasks(partition, TaskListing.MAX_OFFSET, TaskListing.MAX_PAGE).tasks()).hasSize(100);
+            assertThat(store.delayedTasks(TaskListing.MAX_OFFSET, TaskListing.MAX_PAGE).tasks()).hasSize(100);
+        }
+        int listed = 0;
+        for (String cursor = ListingCursor.START; cursor != null; ) {
+            InFlightPage page = store.inFlightTasks(cursor, TaskListing.MAX_PAGE);
+            listed += page.tasks().size();
+            cursor = page.next().orElse(null);
+        }
+        assertThat(listed).isEqualTo(held.size());
     }
 
     private void publish(List<NewTask> tasks) {

@@ -18,20 +18,28 @@ import io.ordo.domain.Task;
 import io.ordo.domain.TaskId;
 import io.ordo.ports.ConsumerGroups;
 import io.ordo.ports.ConsumerPresence;
+import io.ordo.ports.DeadLetterFilter;
+import io.ordo.ports.DeadLetterMatches;
 import io.ordo.ports.DeadLetterPage;
+import io.ordo.ports.InFlightPage;
+import io.ordo.ports.ListingCursor;
 import io.ordo.ports.PartitionBacklog;
 import io.ordo.ports.PartitionBlock;
 import io.ordo.ports.PartitionLock;
+import io.ordo.ports.PartitionTasks;
 import io.ordo.ports.QueueInspection;
 import io.ordo.ports.QueueStats;
 import io.ordo.ports.RedriveOutcome;
 import io.ordo.ports.ScheduleEntry;
 import io.ordo.ports.TaskInspection;
+import io.ordo.ports.TaskListing;
+import io.ordo.ports.TaskPage;
 import io.ordo.ports.TaskSnapshot;
 import io.ordo.ports.TaskStore;
 import io.ordo.ports.TaskStoreFactory;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -42,6 +50,8 @@ import java.util.Optional;
  * The dashboard's JSON API: reads and actions on the store port, the same calls the CLI makes.
  * Paths (under {@code /api}): {@code GET overview}, {@code GET queues/Q}, {@code GET
  * queues/Q/dead-letters?offset&limit}, {@code GET queues/Q/task?id}, {@code GET queues/Q/schedules},
+ * the task lists ({@code GET queues/Q/partition?partition&offset&limit}, {@code queues/Q/delayed?offset&limit},
+ * {@code queues/Q/in-flight?cursor&limit}, {@code queues/Q/dead-letters/search?reason&partition&from&before&cursor&limit}),
  * {@code GET queues/Q/limits}, {@code GET queues/Q/groups}, and the actions, all {@code
  * POST} with a JSON body: {@code session}, {@code queues/Q/pause|resume}, {@code
  * queues/Q/dead-letters/redrive|purge {"ids":[…]}}, {@code queues/Q/dead-letters/redrive-all|purge-all},
@@ -102,6 +112,20 @@ final class DashboardApi {
                 if (rest.equals(List.of("dead-letters"))) {
                     return Reply.ok(deadLetters(view, intParameter(query, "offset", 0, 0, Integer.MAX_VALUE),
                             intParameter(query, "limit", DEAD_LETTER_PAGE_DEFAULT, 1, DEAD_LETTER_PAGE_MAX)));
+                }
+                if (rest.equals(List.of("partition"))) {
+                    return Reply.ok(partition(view, Partition.of(required(query.get("partition"), "partition")),
+                            intParameter(query, "offset", 0, 0, TaskListing.MAX_OFFSET), pageLimit(query)));
+                }
+                if (rest.equals(List.of("delayed"))) {
+                    return Reply.ok(delayed(view, intParameter(query, "offset", 0, 0, TaskListing.MAX_OFFSET), pageLimit(query)));
+                }
+                if (rest.equals(List.of("in-flight"))) {
+                    return Reply.ok(inFlight(view, query.getOrDefault("cursor", ListingCursor.START), pageLimit(query)));
+                }
+                if (rest.equals(List.of("dead-letters", "search"))) {
+                    return Reply.ok(searchDeadLetters(view, filter(query), query.getOrDefault("cursor", ListingCursor.START),
+                            pageLimit(query)));
                 }
                 if (rest.equals(List.of("task"))) {
                     return task(view, TaskId.of(required(query.get("id"), "id")));
@@ -306,20 +330,134 @@ final class DashboardApi {
     private ObjectNode deadLetters(QueueView view, int offset, int limit) {
         spendRead();
         DeadLetterPage page = storeOf(view).deadLetters(offset, limit);
-        if (page.total() == 0 && view.group().isEmpty()) {
-            requireExisting(view, statistics.stats(view, storeOf(view)::stats).orElseThrow(this::overBudgetFailure));
+        if (page.total() == 0) {
+            requireExistingQueue(view);
         }
         ObjectNode root = named(view).put("total", page.total()).put("offset", offset).put("limit", limit);
         ArrayNode items = root.putArray("items");
-        for (DeadLetter letter : page.items()) {
-            Task task = letter.task();
-            ObjectNode item = items.addObject().put("id", task.id().value()).put("partition", task.partition().code())
-                    .put("ordered", task.partition().isOrdered()).put("attempts", letter.attempts())
-                    .put("deadAt", letter.deadAt());
-            item.set("reason", preview(letter.reason() == null ? "" : letter.reason(), REASON_CHARS_IN_LIST));
-            item.set("payload", payload(task.payload(), PREVIEW_CHARS_IN_LIST));
+        page.items().forEach(letter -> items.add(deadLetterRow(letter)));
+        return root;
+    }
+
+    // ---------------------------------------------------------------- task lists (TaskListing: one bounded read each)
+
+    /** A partition's page: its head, lock, block and counts, and a page of its tasks in the order it delivers them. */
+    private ObjectNode partition(QueueView view, Partition partition, int offset, int limit) {
+        spendRead();
+        PartitionTasks listed = storeOf(view).partitionTasks(partition, offset, limit);
+        if (listed.waiting() == 0 && listed.lock().isEmpty() && listed.block().isEmpty()) {
+            requireExistingQueue(view);
+        }
+        ObjectNode root = named(view).put("partition", partition.code()).put("ordered", partition.isOrdered())
+                .put("readAt", listed.readAt().toEpochMilli()).put("waiting", listed.waiting())
+                .put("total", listed.total()).put("offset", offset).put("limit", limit)
+                .put("maxOffset", TaskListing.MAX_OFFSET);
+        if (listed.inFlight().isPresent()) {
+            root.put("inFlight", listed.inFlight().getAsLong());
+        }
+        listed.lock().ifPresent(lock -> root.putObject("lock").put("holder", lock.holder().value())
+                .put("since", lock.since().toEpochMilli()).put("inFlight", lock.inFlight()));
+        listed.block().ifPresent(block -> root.putObject("block").put("until", block.until().toEpochMilli()));
+        listed.head().ifPresent(head -> root.set("head", taskRow(head)));
+        return withTasks(root, listed.tasks());
+    }
+
+    private ObjectNode delayed(QueueView view, int offset, int limit) {
+        spendRead();
+        TaskPage page = storeOf(view).delayedTasks(offset, limit);
+        if (page.total() == 0) {
+            requireExistingQueue(view);
+        }
+        return withTasks(named(view).put("readAt", page.readAt().toEpochMilli()).put("total", page.total())
+                .put("offset", offset).put("limit", limit).put("maxOffset", TaskListing.MAX_OFFSET), page.tasks());
+    }
+
+    private ObjectNode inFlight(QueueView view, String cursor, int limit) {
+        spendRead();
+        InFlightPage page = storeOf(view).inFlightTasks(cursor, limit);
+        if (page.tasks().isEmpty() && cursor.isEmpty()) {
+            requireExistingQueue(view);
+        }
+        ObjectNode root = named(view).put("readAt", page.readAt().toEpochMilli()).put("limit", limit);
+        page.next().ifPresent(next -> root.put("next", next));
+        ArrayNode tasks = root.putArray("tasks");
+        for (TaskSnapshot snapshot : page.tasks()) {
+            ObjectNode row = taskRow(snapshot.task()).put("holder", snapshot.holder().map(Object::toString).orElse(null));
+            snapshot.lease().ifPresent(lease -> {
+                row.put("leasedAt", lease.leasedAt().toEpochMilli()).put("cancelRequested", lease.cancelRequested());
+                lease.deadline().ifPresent(deadline -> row.put("deadline", deadline.toEpochMilli()));
+                lease.progress().ifPresent(progress -> row.putObject("progress").put("percent", progress.percent())
+                        .put("message", progress.message())
+                        .put("at", lease.progressAt().map(Instant::toEpochMilli).orElse(null)));
+            });
+            tasks.add(row);
         }
         return root;
+    }
+
+    private ObjectNode searchDeadLetters(QueueView view, DeadLetterFilter filter, String cursor, int limit) {
+        spendRead();
+        DeadLetterMatches found = storeOf(view).findDeadLetters(filter, cursor, limit);
+        if (found.examined() == 0 && cursor.isEmpty()) {
+            requireExistingQueue(view);
+        }
+        ObjectNode root = named(view).put("readAt", found.readAt().toEpochMilli()).put("examined", found.examined())
+                .put("maxExamined", TaskListing.MAX_EXAMINED).put("limit", limit);
+        found.next().ifPresent(next -> root.put("next", next));
+        ArrayNode items = root.putArray("items");
+        found.matches().forEach(letter -> items.add(deadLetterRow(letter)));
+        return root;
+    }
+
+    /** The filter a search's query gives: {@code reason}, {@code partition}, {@code from} and {@code before} (epoch ms), each optional. */
+    private static DeadLetterFilter filter(Map<String, String> query) {
+        String reason = query.get("reason");
+        String partition = query.get("partition");
+        return new DeadLetterFilter(reason == null || reason.isEmpty() ? null : reason,
+                partition == null || partition.isEmpty() ? null : Partition.of(partition),
+                instantParameter(query, "from"), instantParameter(query, "before"));
+    }
+
+    /** The list's rows as {@code tasks}. */
+    private ObjectNode withTasks(ObjectNode root, List<Task> tasks) {
+        ArrayNode rows = root.putArray("tasks");
+        tasks.forEach(task -> rows.add(taskRow(task)));
+        return root;
+    }
+
+    /** A task as every list shows it: its fields, its last error and payload cut for a compact row. */
+    private ObjectNode taskRow(Task task) {
+        ObjectNode row = json.createObjectNode().put("id", task.id().value()).put("partition", task.partition().code())
+                .put("ordered", task.partition().isOrdered()).put("priority", task.priority().value())
+                .put("attempts", task.attempts()).put("publishedAt", task.publishedAt()).put("dueAt", task.dueAt())
+                .put("readyAt", task.readyAt()).put("type", task.type());
+        if (task.lastError() != null) {
+            row.set("lastError", preview(task.lastError(), REASON_CHARS_IN_LIST));
+        }
+        row.set("payload", payload(task.payload(), PREVIEW_CHARS_IN_LIST));
+        return row;
+    }
+
+    private ObjectNode deadLetterRow(DeadLetter letter) {
+        ObjectNode row = taskRow(letter.task()).put("deadAt", letter.deadAt());
+        row.set("reason", preview(letter.reason() == null ? "" : letter.reason(), REASON_CHARS_IN_LIST));
+        return row;
+    }
+
+    private static int pageLimit(Map<String, String> query) {
+        return intParameter(query, "limit", DEAD_LETTER_PAGE_DEFAULT, 1, TaskListing.MAX_PAGE);
+    }
+
+    private static Instant instantParameter(Map<String, String> query, String name) {
+        String value = query.get(name);
+        if (value == null || value.isEmpty()) {
+            return null;
+        }
+        try {
+            return Instant.ofEpochMilli(Long.parseLong(value.trim()));
+        } catch (NumberFormatException e) {
+            throw new InvalidInputException(name, "must be a time in epoch milliseconds, was '" + value + "'");
+        }
     }
 
     /** The queue's schedules by id (docs/semantics.md, "Schedules"): one read of at most 1,000 small records. */
@@ -382,9 +520,7 @@ final class DashboardApi {
         spendRead();
         Optional<TaskSnapshot> found = storeOf(view).get(id);
         if (found.isEmpty()) {
-            if (view.group().isEmpty()) {
-                requireExisting(view, statistics.stats(view, storeOf(view)::stats).orElseThrow(this::overBudgetFailure));
-            }
+            requireExistingQueue(view);
             return Reply.error(404, "no task " + id + " in " + view);
         }
         TaskSnapshot snapshot = found.get();
@@ -508,6 +644,13 @@ final class DashboardApi {
         if (view.group().isEmpty() && !stats.showsUse() && !directory.list().queues().contains(view.queue())) {
             throw new NotFound("queue " + view.queue() + " does not exist on " + backend
                     + " (nothing was ever published to it); check the name");
+        }
+    }
+
+    /** {@link #requireExisting} after a list came back empty: its statistics, paced as every page's. */
+    private void requireExistingQueue(QueueView view) {
+        if (view.group().isEmpty()) {
+            requireExisting(view, statistics.stats(view, storeOf(view)::stats).orElseThrow(this::overBudgetFailure));
         }
     }
 

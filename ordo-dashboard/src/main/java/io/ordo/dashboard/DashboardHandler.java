@@ -49,7 +49,8 @@ import static java.nio.charset.StandardCharsets.UTF_8;
  * a service mounts it in its own Jetty server, at the root or under a path with a
  * {@code ContextHandler}. Every page path ({@code /}, {@code /queues/Q}, {@code /queues/Q/dead-letters},
  * {@code /queues/Q/task?id=…}, each with {@code group=G} for one of the queue's consumer groups, under the
- * mount path) serves the same shell; the script draws the page from the API.
+ * mount path, and the task lists {@code /queues/Q/partition?partition=P}, {@code /queues/Q/delayed},
+ * {@code /queues/Q/in-flight}) serves the same shell; the script draws the page from the API.
  *
  * <p>API calls, the only ones that reach the backend, run on a small pool of their own and are
  * answered within {@link #BACKEND_ANSWER_TIMEOUT} (503 past it), so a frozen Redis holds that pool,
@@ -68,6 +69,8 @@ public final class DashboardHandler extends Handler.Abstract implements AutoClos
     /** Backend reads the API makes at most, over every client (inspections are paced apart, by their cost). */
     static final int BACKEND_READS_PER_SECOND = 200;
     private static final String RESOURCES = "/io/ordo/dashboard/";
+    /** A queue's pages below {@code /queues/Q}: the script draws each from the API. */
+    private static final java.util.Set<String> PAGES = java.util.Set.of("dead-letters", "task", "partition", "delayed", "in-flight");
     /** Where the shell names the mount path (empty at the root): its links, its files and the script's API calls start with it. */
     private static final String BASE_MARK = "{{base}}";
     private static final String JSON_TYPE = "application/json; charset=utf-8";
@@ -302,7 +305,7 @@ public final class DashboardHandler extends Handler.Abstract implements AutoClos
         if (!segments.get(0).equals("queues") || segments.size() < 2 || segments.size() > 3) {
             return false;
         }
-        return segments.size() == 2 || segments.get(2).equals("dead-letters") || segments.get(2).equals("task");
+        return segments.size() == 2 || PAGES.contains(segments.get(2));
     }
 
     private static List<String> segments(String rawPath) {

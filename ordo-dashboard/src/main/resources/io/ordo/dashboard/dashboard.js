@@ -5,11 +5,13 @@
 
 (function () {
   const TOKEN_KEY = 'ordo-dashboard-token';
+  // a dead-letter search's filter, as the page's address and the API take it (from, before: epoch ms)
+  const FILTER_FIELDS = ['reason', 'partition', 'from', 'before'];
   const REFRESH_MS = 5000;
   const PAGE_SIZE = 25;
 
   // groupDraft: the name typed in the form that creates a group, kept across the page's refreshes
-  const state = { page: null, actions: false, token: null, timer: null, lastQueue: null, navigated: true, groupDraft: '' };
+  const state = { page: null, actions: false, token: null, timer: null, lastQueue: null, navigated: true, groupDraft: '', partitionDraft: '', selected: new Set() };
 
   const { el, replace, number, rate, span, clock, when, preview, chart } = window.OrdoView;
 
@@ -174,9 +176,19 @@
     if (parts.length === 0) return { kind: 'overview' };
     if (parts[0] === 'queues' && parts.length === 2) return { kind: 'queue', queue: queueOf(parts[1]), group };
     if (parts[0] === 'queues' && parts[2] === 'dead-letters') {
-      return { kind: 'dead', queue: queueOf(parts[1]), group, page: Math.max(1, parseInt(query.get('page') || '1', 10) || 1) };
+      // with a filter (reason text, partition, time of death) the page searches, cursor by cursor
+      const filter = {};
+      for (const name of FILTER_FIELDS) if (query.get(name)) filter[name] = query.get(name);
+      return { kind: 'dead', queue: queueOf(parts[1]), group, page: Math.max(1, parseInt(query.get('page') || '1', 10) || 1),
+        filter, cursor: query.get('cursor') || '' };
     }
     if (parts[0] === 'queues' && parts[2] === 'task') return { kind: 'task', queue: queueOf(parts[1]), group, id: query.get('id') || '' };
+    const pageNumber = Math.max(1, parseInt(query.get('page') || '1', 10) || 1);
+    if (parts[0] === 'queues' && parts[2] === 'partition') {
+      return { kind: 'partition', queue: queueOf(parts[1]), group, partition: query.get('partition') || '', page: pageNumber };
+    }
+    if (parts[0] === 'queues' && parts[2] === 'delayed') return { kind: 'delayed', queue: queueOf(parts[1]), group, page: pageNumber };
+    if (parts[0] === 'queues' && parts[2] === 'in-flight') return { kind: 'in-flight', queue: queueOf(parts[1]), group, cursor: query.get('cursor') || '' };
     return { kind: 'missing' };
   }
 
@@ -186,6 +198,18 @@
   const deadHref = (q, page, group) => pagePath(q) + '/dead-letters' + withGroup(group, true)
     + (page && page > 1 ? (group ? '&' : '?') + 'page=' + page : '');
   const taskHref = (q, id, group) => pagePath(q) + '/task?id=' + enc(id) + withGroup(group, false);
+  /** A page below the queue's with its query parameters (those empty left out) and the group. */
+  const listHref = (q, rest, params, group) => {
+    const search = new URLSearchParams();
+    for (const [name, value] of Object.entries(params || {})) if (value !== '' && value !== null && value !== undefined) search.set(name, value);
+    if (group) search.set('group', group);
+    const query = search.toString();
+    return pagePath(q) + rest + (query ? '?' + query : '');
+  };
+  const partitionHref = (q, code, group, page) => listHref(q, '/partition', { partition: code, page: page > 1 ? page : '' }, group);
+  const delayedHref = (q, group, page) => listHref(q, '/delayed', { page: page > 1 ? page : '' }, group);
+  const inFlightHref = (q, group, cursor) => listHref(q, '/in-flight', { cursor }, group);
+  const searchHref = (q, group, filter, cursor) => listHref(q, '/dead-letters', Object.assign({}, filter, { cursor }), group);
 
   function crumbs(page) {
     const parts = [el('a', { href: BASE + '/' }, 'Queues')];
@@ -193,6 +217,9 @@
       parts.push(el('span', { class: 'sep' }, '›'), el('a', { href: queueHref(page.queue) }, page.queue));
       if (page.group) parts.push(el('span', { class: 'sep' }, '›'), el('a', { href: queueHref(page.queue, page.group), id: 'crumb-group' }, 'group ' + page.group));
       if (page.kind === 'dead') parts.push(el('span', { class: 'sep' }, '›'), el('span', {}, 'Dead letters'));
+      if (page.kind === 'delayed') parts.push(el('span', { class: 'sep' }, '›'), el('span', {}, 'Delayed'));
+      if (page.kind === 'in-flight') parts.push(el('span', { class: 'sep' }, '›'), el('span', {}, 'In flight'));
+      if (page.kind === 'partition') parts.push(el('span', { class: 'sep' }, '›'), el('span', {}, 'Partition ' + page.partition));
       if (page.kind === 'task') parts.push(el('span', { class: 'sep' }, '›'), el('span', {}, 'Task'));
     }
     replace($('crumbs'), parts);
@@ -217,7 +244,10 @@
     try {
       if (page.kind === 'overview') await drawOverview();
       else if (page.kind === 'queue') await drawQueue(page.queue, page.group);
-      else if (page.kind === 'dead') await drawDeadLetters(page.queue, page.page, page.group);
+      else if (page.kind === 'dead') await drawDeadLetters(page);
+      else if (page.kind === 'partition') await drawPartition(page);
+      else if (page.kind === 'delayed') await drawDelayed(page);
+      else if (page.kind === 'in-flight') await drawInFlight(page);
       else if (page.kind === 'task') await drawTask(page.queue, page.id, page.group);
       else replace($('main'), el('h1', {}, 'Not found'), el('p', {}, el('a', { href: BASE + '/' }, 'Back to the queues')));
     } catch (e) {
@@ -328,7 +358,7 @@
       sections.push(el('div', { class: 'two' },
         el('section', { class: 'panel' }, el('h2', {}, 'Busiest partitions'),
           table('partitions', ['Partition', 'Kind', 'Waiting', 'Due'], i.busiestPartitions.map((p) => el('tr', { 'data-partition': p.partition },
-            el('td', {}, p.partition), el('td', {}, p.ordered ? 'ordered' : 'regular'),
+            el('td', {}, partitionLink(queue, group, p.partition)), el('td', {}, p.ordered ? 'ordered' : 'regular'),
             el('td', { class: 'num' }, number(p.waiting)), el('td', { class: 'num' }, number(p.due)))), 'No partition has waiting tasks.'),
           shown(i.busiestPartitions, i.totalPartitions)),
         el('section', { class: 'panel' }, el('h2', {}, 'Consumers'),
@@ -340,12 +370,12 @@
       sections.push(el('div', { class: 'two' },
         el('section', { class: 'panel' }, el('h2', {}, 'Locked ordered partitions'),
           table('locks', ['Partition', 'Held by', 'Since', 'In flight'], i.locks.map((l) => el('tr', { 'data-partition': l.partition },
-            el('td', {}, l.partition), el('td', {}, l.holder), el('td', {}, when(l.since, now)),
+            el('td', {}, partitionLink(queue, group, l.partition)), el('td', {}, l.holder), el('td', {}, when(l.since, now)),
             el('td', { class: 'num' }, number(l.inFlight)))), 'No ordered partition is held.'),
           shown(i.locks, i.totalLocks)),
         el('section', { class: 'panel' }, el('h2', {}, 'Blocked partitions'),
           table('blocks', ['Partition', 'Until', ''], i.blocks.map((b) => el('tr', { 'data-partition': b.partition },
-            el('td', {}, b.partition), el('td', {}, when(b.until, now)),
+            el('td', {}, partitionLink(queue, group, b.partition)), el('td', {}, when(b.until, now)),
             el('td', {}, actionButton('Unblock', () => act(apiPath(queue, group, '/partitions/unblock'), { partition: b.partition },
               () => 'Partition ' + b.partition + ' unblocked.'), { 'aria-label': 'Unblock ' + b.partition })))), 'No partition is blocked.'),
           shown(i.blocks, i.totalBlocks))));
@@ -396,6 +426,7 @@
       el('div', { class: 'actions' }, pause,
         el('a', { href: deadHref(queue, 1, group), id: 'dead-link' }, 'Dead letters (' + number(s.dead) + ')'),
         group ? el('a', { href: queueHref(queue), id: 'queue-link' }, 'The queue\u2019s own view') : null),
+      tabs(queue, group, 'queue'),
       el('div', { class: 'cards' },
         card('Ready', number(s.ready), 'ready'), card('Delayed', number(s.delayed), 'delayed'),
         card('In flight', number(s.inFlight), 'inFlight'), card('Dead', number(s.dead), 'dead', s.dead > 0),
@@ -407,6 +438,7 @@
         card('Dropped by caps', number(s.deadLettersDroppedTotal), 'deadLettersDroppedTotal')),
       body.throughput ? chart(body.throughput, body.sampleEveryMillis, 'Queue ' + queue) : null,
       grouped ? groupsSection : null, sections, grouped ? null : groupsSection);
+    wireTabs(queue, group);
   }
 
   /**
@@ -479,55 +511,309 @@
   /** A rate limit as the API gives it, absent when off. */
   const rateLimit = (r) => (r === undefined ? 'off' : number(r.permits) + ' per ' + span(r.perMillis) + ', burst ' + number(r.burst));
 
-  async function drawDeadLetters(queue, page, group) {
-    const offset = (page - 1) * PAGE_SIZE;
-    const { status, body } = await get(apiPath(queue, group, '/dead-letters', { offset, limit: PAGE_SIZE }));
-    if (status !== 200) return problem(body);
+  // ---- task lists ---------------------------------------------------------------------------
+
+  /** The tabs of a queue's (or group's) pages: its figures, then its tasks by where they are. */
+  function tabs(queue, group, current) {
+    const tab = (kind, label, href) => el('a', { href, class: 'tab', id: 'tab-' + kind, 'aria-current': kind === current ? 'page' : null }, label);
+    return el('nav', { class: 'tabs', 'aria-label': 'Pages of ' + viewName(queue, group) },
+      tab('queue', 'Overview', queueHref(queue, group)), tab('delayed', 'Delayed', delayedHref(queue, group)),
+      tab('in-flight', 'In flight', inFlightHref(queue, group)), tab('dead', 'Dead letters', deadHref(queue, 1, group)),
+      el('form', { class: 'open-partition', id: 'open-partition', 'aria-label': 'Open a partition' },
+        el('label', { for: 'partition-code' }, 'Partition'),
+        el('input', { id: 'partition-code', name: 'partition', size: 14, autocomplete: 'off', spellcheck: 'false',
+          required: true, value: current === 'partition' ? state.page.partition : state.partitionDraft || null }),
+        el('button', { type: 'submit' }, 'Open')));
+  }
+
+  /** Wires the partition form of tabs() once the page is drawn. */
+  function wireTabs(queue, group) {
+    const form = $('open-partition');
+    // what is typed survives the queue page's refresh, as the group form's does
+    if (form) $('partition-code').addEventListener('input', () => { state.partitionDraft = $('partition-code').value; });
+    if (form) form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      const code = $('partition-code').value.trim();
+      if (code) location.assign(partitionHref(queue, code, group));
+    });
+  }
+
+  const partitionLink = (queue, group, code) => el('a', { href: partitionHref(queue, code, group), class: 'partition-link' }, code);
+
+  /** A compact table of tasks: one line a task, so a page of 25 fits a laptop's screen. */
+  function taskTable(id, headings, rows, empty) {
+    if (!rows.length) return el('p', { class: 'muted', id }, empty);
+    return el('table', { id, class: 'compact' }, el('thead', {}, el('tr', {}, headings.map((h) =>
+      el('th', { scope: 'col', class: /^(Pri|Att|Progress)$/.test(h) ? 'num' : null }, h)))), el('tbody', {}, rows));
+  }
+
+  /** A one-line preview with the whole text (as cut by the API) on hover. */
+  const line = (part, cls) => el('span', { class: 'line ' + (cls || ''), title: part.text + (part.truncated ? ' …' : '') }, part.text);
+
+  /** Cancels a waiting task (deleted) or one in flight (its worker is asked to stop), after asking. */
+  function cancelButton(queue, group, task, inFlight) {
+    return actionButton('Cancel', async () => {
+      if (await confirmAction('Cancel task ' + task.id + '?', inFlight
+        ? 'Its worker is asked to stop: it learns it with its next heartbeat, and the task ends as cancelled, neither retried nor dead-lettered.'
+        : 'The task is deleted; it will not run.', 'Cancel task')) {
+        await act(apiPath(queue, group, '/task/cancel'), { id: task.id }, (r) => task.id + ': ' + r.outcome + '.');
+      }
+    }, { class: 'danger cancel small-button', 'aria-label': 'Cancel ' + task.id });
+  }
+
+  /** Previous and next for an offset-paged list of PAGE_SIZE (its first maxOffset + PAGE_SIZE can be listed). */
+  function offsetPager(body, page, href) {
+    const reachable = Math.min(body.total, body.maxOffset + PAGE_SIZE);
+    const pages = Math.max(1, Math.ceil(reachable / PAGE_SIZE));
+    const from = (page - 1) * PAGE_SIZE;
+    return el('nav', { class: 'pager', 'aria-label': 'Pages' },
+      page > 1 ? el('a', { href: href(page - 1), rel: 'prev', id: 'prev-page' }, '← Previous') : null,
+      el('span', { class: 'muted', id: 'page-position' }, 'page ' + page + ' of ' + pages + (body.tasks.length
+        ? ' · ' + (from + 1) + '–' + (from + body.tasks.length) + ' of ' + number(body.total) : '')
+        + (body.total > reachable ? ' (the first ' + number(reachable) + ' can be listed)' : '')),
+      page < pages ? el('a', { href: href(page + 1), rel: 'next', id: 'next-page' }, 'Next →') : null);
+  }
+
+  const ready = (t, now) => (t.readyAt > now ? when(t.readyAt, now) : 'ready');
+
+  /** A list page's reading: its body once the session is drawn, or null once the page said why there is none. */
+  async function reading(path) {
+    const { status, body } = await get(path);
+    if (status !== 200) {
+      problem(body);
+      return null;
+    }
     state.actions = body.actions;
     drawSession();
+    return body;
+  }
+
+  /** The cells every list starts a task's row with: its id (to its page) and its partition (to the partition's). */
+  const taskCells = (queue, group, t) => [el('td', {}, el('a', { href: taskHref(queue, t.id, group) }, t.id)),
+    el('td', {}, partitionLink(queue, group, t.partition))];
+
+  async function drawPartition(page) {
+    const { queue, group, partition } = page;
+    if (!partition) return problem({ error: 'no partition given' });
+    const offset = Math.min((page.page - 1) * PAGE_SIZE, 1000);
+    const body = await reading(apiPath(queue, group, '/partition', { partition, offset, limit: PAGE_SIZE }));
+    if (!body) return;
+    const now = body.readAt;
+    const head = body.head;
+    const headState = !head ? 'nothing waiting'
+      : head.readyAt > now ? (body.ordered ? 'not ready: holds the partition back until ' : 'ready ') + clock(head.readyAt) : 'ready';
+    const fields = [
+      ['Kind', body.ordered ? 'ordered: one batch at a time, in order' : 'regular'],
+      ['Waiting', number(body.waiting) + (body.ordered ? '' : ' (' + number(body.total) + ' ready, the rest delayed)')],
+      ['In flight', body.inFlight === undefined ? 'not counted (no concurrency cap)' : number(body.inFlight)],
+      ['Head', head ? [el('a', { href: taskHref(queue, head.id, group), id: 'partition-head' }, head.id), ' · ' + headState] : 'none'],
+      ['Lock', body.lock ? [el('span', { id: 'partition-lock' }, 'held by ' + body.lock.holder), ' since ', when(body.lock.since, now),
+        ' · ' + number(body.lock.inFlight) + ' in flight'] : (body.ordered ? 'not held' : 'regular: no lock')],
+      ['Block', body.block ? [el('span', { id: 'partition-block' }, 'blocked until ' + clock(body.block.until) + ' ('), when(body.block.until, now), ') ',
+        actionButton('Unblock', () => act(apiPath(queue, group, '/partitions/unblock'), { partition },
+          () => 'Partition ' + partition + ' unblocked.'), { id: 'unblock-partition', class: 'small-button' })] : 'not blocked'],
+    ];
+    const rows = body.tasks.map((t, i) => el('tr', { 'data-id': t.id },
+      el('td', { class: 'num' }, String(body.offset + i + 1)),
+      el('td', {}, el('a', { href: taskHref(queue, t.id, group) }, t.id)),
+      el('td', { class: 'num' }, String(t.priority)), el('td', { class: 'num' }, String(t.attempts)),
+      el('td', {}, when(t.publishedAt, now)), el('td', { 'data-field': 'ready' }, ready(t, now)),
+      el('td', { 'data-field': 'payload' }, line(t.payload, 'payload')),
+      el('td', {}, cancelButton(queue, group, t, false))));
+    replace($('main'),
+      el('h1', {}, 'Partition ' + partition, el('span', { class: 'muted of' }, 'of ' + viewName(queue, group)), stamp(body)),
+      tabs(queue, group, 'partition'),
+      el('section', { class: 'panel list' },
+        el('dl', { class: 'fields summary', id: 'partition-fields' },
+          fields.map(([name, value]) => [el('dt', {}, name), el('dd', {}, value)])),
+        el('h2', {}, 'Waiting, in the order it delivers them', el('span', { class: 'muted small' },
+          body.ordered ? ' · every waiting task, by priority, due time and publish order' : ' · its ready tasks; those not ready yet are under Delayed')),
+        taskTable('partition-tasks', ['#', 'Id', 'Pri', 'Att', 'Published', 'Ready', 'Payload', ''], rows, 'No task waits in this partition.'),
+        offsetPager(body, page.page, (n) => partitionHref(queue, partition, group, n))));
+    wireTabs(queue, group);
+  }
+
+  async function drawDelayed(page) {
+    const { queue, group } = page;
+    const offset = Math.min((page.page - 1) * PAGE_SIZE, 1000);
+    const body = await reading(apiPath(queue, group, '/delayed', { offset, limit: PAGE_SIZE }));
+    if (!body) return;
+    const now = body.readAt;
+    const rows = body.tasks.map((t) => el('tr', { 'data-id': t.id }, taskCells(queue, group, t),
+      el('td', { 'data-field': 'due' }, t.readyAt > now ? when(t.readyAt, now) : el('span', { title: 'its time came: it joins its partition at the next fetch' }, 'due ', when(t.readyAt, now))),
+      el('td', { class: 'num' }, String(t.priority)), el('td', { class: 'num' }, String(t.attempts)),
+      el('td', { class: 'reason' }, t.lastError ? line(t.lastError) : el('span', { class: 'muted' }, 'first run')),
+      el('td', { 'data-field': 'payload' }, line(t.payload, 'payload')),
+      el('td', {}, cancelButton(queue, group, t, false))));
+    replace($('main'),
+      el('h1', {}, 'Delayed', el('span', { class: 'muted of' }, 'in ' + viewName(queue, group)),
+        el('span', { class: 'badge', id: 'delayed-total' }, number(body.total)), stamp(body)),
+      tabs(queue, group, 'delayed'),
+      el('section', { class: 'panel list' },
+        el('p', { class: 'muted small' }, 'Delayed publishes and retries waiting for their backoff, soonest due first.'),
+        taskTable('delayed-tasks', ['Id', 'Partition', 'Due', 'Pri', 'Att', 'Last error', 'Payload', ''], rows, 'No task waits for its time.'),
+        offsetPager(body, page.page, (n) => delayedHref(queue, group, n))));
+    wireTabs(queue, group);
+  }
+
+  async function drawInFlight(page) {
+    const { queue, group } = page;
+    const body = await reading(apiPath(queue, group, '/in-flight', { cursor: page.cursor, limit: PAGE_SIZE }));
+    if (!body) return;
+    const now = body.readAt;
+    const rows = body.tasks.map((t) => el('tr', { 'data-id': t.id }, taskCells(queue, group, t),
+      el('td', { 'data-field': 'holder' }, t.holder),
+      el('td', {}, when(t.leasedAt, now)),
+      el('td', { class: 'num', 'data-field': 'progress' }, t.progress
+        ? el('span', { title: t.progress.message + (t.progress.at ? ' (reported ' + span(now - t.progress.at) + ' ago)' : '') },
+          t.progress.percent + '% ' + t.progress.message) : '–'),
+      el('td', { 'data-field': 'deadline' }, t.deadline !== undefined ? when(t.deadline, now) : el('span', { class: 'muted' }, 'none')),
+      el('td', { 'data-field': 'cancel' }, t.cancelRequested ? el('span', { class: 'badge warn' }, 'cancel requested')
+        : cancelButton(queue, group, t, true))));
+    replace($('main'),
+      el('h1', {}, 'In flight', el('span', { class: 'muted of' }, 'in ' + viewName(queue, group)), stamp(body)),
+      tabs(queue, group, 'in-flight'),
+      el('section', { class: 'panel list' },
+        el('p', { class: 'muted small' }, 'By holder name; a holder\u2019s tasks in the order the store keeps them. Cancel asks the worker to stop.'),
+        taskTable('in-flight-tasks', ['Id', 'Partition', 'Holder', 'Since', 'Progress', 'Deadline', ''], rows,
+          page.cursor ? 'No more tasks in flight.' : 'No task is in flight.'),
+        el('nav', { class: 'pager', 'aria-label': 'Pages' },
+          page.cursor ? el('a', { href: inFlightHref(queue, group), id: 'first-page' }, '« First page') : null,
+          body.next ? el('a', { href: inFlightHref(queue, group, body.next), rel: 'next', id: 'next-page' }, 'Next →') : el('span', { class: 'muted' }, 'end of the list'))));
+    wireTabs(queue, group);
+  }
+
+  /** A datetime-local input's value for epoch ms (the browser's zone), or ''. */
+  function localInput(ms) {
+    if (!ms) return '';
+    const d = new Date(Number(ms));
+    const pad = (n) => String(n).padStart(2, '0');
+    return d.getFullYear() + '-' + pad(d.getMonth() + 1) + '-' + pad(d.getDate()) + 'T' + pad(d.getHours()) + ':' + pad(d.getMinutes());
+  }
+
+  /** The dead letters' filters: reason text, partition, died from and before. */
+  function filterForm(queue, group, filter) {
+    const input = (name, attrs) => el('input', Object.assign({ id: 'filter-' + name, name, autocomplete: 'off' }, attrs));
+    const form = el('form', { class: 'filters', id: 'dead-filter', role: 'search', 'aria-label': 'Filter dead letters' },
+      el('label', { for: 'filter-reason' }, 'Reason has'), input('reason', { size: 16, value: filter.reason || null }),
+      el('label', { for: 'filter-partition' }, 'Partition'), input('partition', { size: 12, value: filter.partition || null }),
+      el('label', { for: 'filter-from' }, 'Died from'), input('from', { type: 'datetime-local', value: localInput(filter.from) || null }),
+      el('label', { for: 'filter-before' }, 'before'), input('before', { type: 'datetime-local', value: localInput(filter.before) || null }),
+      el('button', { type: 'submit', id: 'filter-apply' }, 'Search'),
+      Object.keys(filter).length ? el('a', { href: deadHref(queue, 1, group), id: 'filter-clear' }, 'Clear') : null);
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      const time = (id) => ($(id).value ? String(new Date($(id).value).getTime()) : '');
+      location.assign(searchHref(queue, group, { reason: $('filter-reason').value.trim(), partition: $('filter-partition').value.trim(),
+        from: time('filter-from'), before: time('filter-before') }));
+    });
+    return form;
+  }
+
+  async function drawDeadLetters(page) {
+    const { queue, group } = page;
+    const searching = Object.keys(page.filter).length > 0;
+    const offset = (page.page - 1) * PAGE_SIZE;
+    const body = await reading(searching
+      ? apiPath(queue, group, '/dead-letters/search', Object.assign({}, page.filter, { cursor: page.cursor, limit: PAGE_SIZE }))
+      : apiPath(queue, group, '/dead-letters', { offset, limit: PAGE_SIZE }));
+    if (!body) return;
     const action = (name) => apiPath(queue, group, '/dead-letters/' + name);
     // what the confirmations name, and what purging all asks to be typed: the queue, or the group
     const name = group ? 'group ' + group + ' of queue ' + queue : queue;
+    const ids = body.items.map((d) => d.id);
+    state.selected = new Set([...state.selected].filter((id) => ids.includes(id)));
+    const selectedCount = () => state.selected.size;
+    const bulk = () => {
+      for (const id of ['redrive-selected', 'delete-selected']) {
+        const button = $(id);
+        if (button) {
+          button.disabled = !state.token || selectedCount() === 0;
+          button.textContent = (id === 'redrive-selected' ? 'Redrive' : 'Delete') + ' selected (' + selectedCount() + ')';
+        }
+      }
+      if ($('select-all')) $('select-all').checked = ids.length > 0 && selectedCount() === ids.length;
+    };
+    const checkbox = (d) => {
+      const box = el('input', { type: 'checkbox', class: 'select', 'aria-label': 'Select ' + d.id, checked: state.selected.has(d.id) });
+      box.addEventListener('change', () => { if (box.checked) state.selected.add(d.id); else state.selected.delete(d.id); bulk(); });
+      return box;
+    };
     const rows = body.items.map((d) => el('tr', { 'data-id': d.id },
-      el('td', {}, el('a', { href: taskHref(queue, d.id, group) }, d.id)),
-      el('td', {}, d.partition),
+      el('td', {}, checkbox(d)), taskCells(queue, group, d),
       el('td', { class: 'num' }, number(d.attempts)),
-      el('td', {}, el('time', { datetime: new Date(d.deadAt).toISOString() }, clock(d.deadAt))),
+      el('td', {}, el('time', { datetime: new Date(d.deadAt).toISOString(), title: clock(d.deadAt) }, clock(d.deadAt))),
       el('td', { class: 'reason' }, preview(d.reason, 'preview reason')),
       el('td', { 'data-field': 'payload' }, preview(d.payload)),
       el('td', {}, el('div', { class: 'actions' },
         actionButton('Redrive', () => act(action('redrive'), { ids: [d.id] }, (r) => r.count === 1 ? 'Redrove ' + d.id + '.' : d.id + ': ' + r.outcomes[d.id] + '.'),
-          { class: 'redrive', 'aria-label': 'Redrive ' + d.id }),
+          { class: 'redrive small-button', 'aria-label': 'Redrive ' + d.id }),
         actionButton('Delete', async () => {
           if (await confirmAction('Delete dead letter ' + d.id + '?', 'It is deleted for good.', 'Delete')) {
             await act(action('purge'), { ids: [d.id] }, (r) => 'Deleted ' + r.count + ' dead letter.');
           }
-        }, { class: 'danger delete', 'aria-label': 'Delete ' + d.id })))));
-    const pages = Math.max(1, Math.ceil(body.total / PAGE_SIZE));
-    const pager = el('nav', { class: 'pager', 'aria-label': 'Pages' },
-      page > 1 ? el('a', { href: deadHref(queue, page - 1, group), rel: 'prev', id: 'prev-page' }, '← Previous') : null,
-      el('span', { class: 'muted' }, 'page ' + page + ' of ' + pages + (body.items.length
-        ? ' · ' + (offset + 1) + '–' + (offset + body.items.length) + ' of ' + number(body.total) : '')),
-      page < pages ? el('a', { href: deadHref(queue, page + 1, group), rel: 'next', id: 'next-page' }, 'Next →') : null);
+        }, { class: 'danger delete small-button', 'aria-label': 'Delete ' + d.id })))));
+    const selectAll = el('input', { type: 'checkbox', id: 'select-all', 'aria-label': 'Select every dead letter of this page' });
+    selectAll.addEventListener('change', () => {
+      for (const id of ids) if (selectAll.checked) state.selected.add(id); else state.selected.delete(id);
+      document.querySelectorAll('#dead-letters input.select').forEach((box) => { box.checked = selectAll.checked; });
+      bulk();
+    });
+    const selectedIds = () => [...state.selected];
+    const bulkButtons = [
+      actionButton('Redrive selected', async () => {
+        const chosen = selectedIds();
+        if (await confirmAction('Redrive ' + chosen.length + ' dead letters of ' + name + '?', 'They go back to their partitions with attempts reset.', 'Redrive')) {
+          state.selected.clear();
+          await act(action('redrive'), { ids: chosen }, (r) => 'Redrove ' + r.count + ' dead letters.');
+        }
+      }, { id: 'redrive-selected' }),
+      actionButton('Delete selected', async () => {
+        const chosen = selectedIds();
+        if (await confirmAction('Delete ' + chosen.length + ' dead letters of ' + name + '?', 'They are deleted for good.', 'Delete')) {
+          state.selected.clear();
+          await act(action('purge'), { ids: chosen }, (r) => 'Deleted ' + r.count + ' dead letters.');
+        }
+      }, { id: 'delete-selected', class: 'danger' })];
+    let pager;
+    if (searching) {
+      pager = el('nav', { class: 'pager', 'aria-label': 'Pages' },
+        page.cursor ? el('a', { href: searchHref(queue, group, page.filter), id: 'first-page' }, '« From the oldest') : null,
+        el('span', { class: 'muted', id: 'search-position' }, number(body.items.length) + ' found among ' + number(body.examined) + ' examined'
+          + (body.next ? ' (at most ' + number(body.maxExamined) + ' a search)' : ' · no more dead letters')),
+        body.next ? el('a', { href: searchHref(queue, group, page.filter, body.next), rel: 'next', id: 'next-page' }, 'Search further →') : null);
+    } else {
+      const pages = Math.max(1, Math.ceil(body.total / PAGE_SIZE));
+      pager = el('nav', { class: 'pager', 'aria-label': 'Pages' },
+        page.page > 1 ? el('a', { href: deadHref(queue, page.page - 1, group), rel: 'prev', id: 'prev-page' }, '← Previous') : null,
+        el('span', { class: 'muted' }, 'page ' + page.page + ' of ' + pages + (body.items.length
+          ? ' · ' + (offset + 1) + '–' + (offset + body.items.length) + ' of ' + number(body.total) : '')),
+        page.page < pages ? el('a', { href: deadHref(queue, page.page + 1, group), rel: 'next', id: 'next-page' }, 'Next →') : null);
+    }
     replace($('main'),
-      el('h1', {}, 'Dead letters of ' + name, el('span', { class: 'badge' + (body.total ? ' bad' : ''), id: 'dead-total' }, number(body.total))),
-      el('div', { class: 'actions' },
-        actionButton('Redrive all', async () => {
+      el('h1', {}, 'Dead letters of ' + name, searching ? null : el('span', { class: 'badge' + (body.total ? ' bad' : ''), id: 'dead-total' }, number(body.total))),
+      tabs(queue, group, 'dead'),
+      filterForm(queue, group, page.filter),
+      el('div', { class: 'actions' }, bulkButtons,
+        searching ? null : actionButton('Redrive all', async () => {
           if (await confirmAction('Redrive every dead letter of ' + name + '?', number(body.total) + ' tasks go back to their partitions with attempts reset.', 'Redrive all')) {
             await act(action('redrive-all'), {}, (r) => 'Redrove ' + r.count + ' dead letters.');
           }
         }, { id: 'redrive-all', disabled: !state.token || body.total === 0 }),
-        actionButton('Purge all', async () => {
+        searching ? null : actionButton('Purge all', async () => {
           if (await confirmAction('Purge every dead letter of ' + name + '?', number(body.total) + ' dead letters are deleted for good.', 'Purge all', group || queue)) {
             await act(action('purge-all'), {}, (r) => 'Purged ' + r.count + ' dead letters.');
           }
         }, { id: 'purge-all', class: 'danger', disabled: !state.token || body.total === 0 }),
         el('button', { type: 'button', onclick: refresh }, 'Refresh'),
         el('span', { class: 'muted small' }, 'oldest first · payloads and reasons shown as text, cut at 200 and 300 characters')),
-      el('section', { class: 'panel' }, rows.length
-        ? el('table', { id: 'dead-letters' }, el('thead', {}, el('tr', {}, ['Id', 'Partition', 'Attempts', 'Died', 'Reason', 'Payload', '']
-          .map((h) => el('th', { scope: 'col', class: h === 'Attempts' ? 'num' : null }, h)))), el('tbody', {}, rows))
-        : el('p', { class: 'muted' }, 'No dead letters here.'), pager));
+      el('section', { class: 'panel list' }, rows.length
+        ? el('table', { id: 'dead-letters', class: 'compact' }, el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, selectAll),
+          ['Id', 'Partition', 'Attempts', 'Died', 'Reason', 'Payload', '']
+            .map((h) => el('th', { scope: 'col', class: h === 'Attempts' ? 'num' : null }, h)))), el('tbody', {}, rows))
+        : el('p', { class: 'muted' }, searching ? 'No dead letter matches among those examined.' : 'No dead letters here.'), pager));
+    bulk();
+    wireTabs(queue, group);
   }
 
   async function drawTask(queue, id, group) {
@@ -541,20 +827,22 @@
     state.actions = body.actions;
     drawSession();
     const fields = [['State', body.state + (body.holder ? ' (held by ' + body.holder + ')' : '')],
-      ['Partition', body.partition + (body.ordered ? ' (ordered)' : '')], ['Type', body.type === null ? '(none)' : body.type],
+      ['Partition', [el('a', { href: partitionHref(queue, body.partition, group) }, body.partition), body.ordered ? ' (ordered)' : '']], ['Type', body.type === null ? '(none)' : body.type],
       ['Priority', String(body.priority)],
       ['Attempts', String(body.attempts) + (body.maxAttempts ? ' of at most ' + body.maxAttempts + ' (its own limit)' : '')],
       ['Published', clock(body.publishedAt)], ['Due', clock(body.dueAt)], ['Ready', clock(body.readyAt)]];
-    const cancellable = body.state !== 'in-flight';
+    const inFlight = body.state === 'in-flight';
     replace($('main'),
       el('h1', {}, 'Task ' + body.id, group ? el('span', { class: 'muted of' }, 'in group ' + group) : null),
       el('div', { class: 'actions' },
-        cancellable ? actionButton('Cancel task', async () => {
-          if (await confirmAction('Cancel task ' + body.id + '?', 'The task is deleted; it will not run.', 'Cancel task')) {
+        actionButton('Cancel task', async () => {
+          if (await confirmAction('Cancel task ' + body.id + '?', inFlight
+            ? 'Its worker is asked to stop; the task ends as cancelled, neither retried nor dead-lettered.'
+            : 'The task is deleted; it will not run.', 'Cancel task')) {
             const r = await act(apiPath(queue, group, '/task/cancel'), { id: body.id }, (r) => body.id + ': ' + r.outcome + '.');
-            if (r) location.assign(queueHref(queue, group));
+            if (r && !inFlight) location.assign(queueHref(queue, group));
           }
-        }, { class: 'danger', id: 'cancel-task' }) : el('span', { class: 'muted small' }, 'in flight: cannot be cancelled'),
+        }, { class: 'danger', id: 'cancel-task' }),
         body.state === 'dead' ? el('a', { href: deadHref(queue, 1, group) }, 'Dead letters') : null),
       el('section', { class: 'panel' }, el('dl', { class: 'fields', id: 'task-fields' },
         fields.map(([name, value]) => [el('dt', {}, name), el('dd', {}, value)]),

@@ -6,6 +6,7 @@ import io.ordo.domain.Lease;
 import io.ordo.domain.NewTask;
 import io.ordo.domain.Partition;
 import io.ordo.domain.Priority;
+import io.ordo.domain.Progress;
 import io.ordo.domain.QueueName;
 import io.ordo.domain.TaskId;
 import io.ordo.domain.TaskState;
@@ -148,6 +149,123 @@ abstract class DashboardBrowserContract {
         assertLimit("tr[data-limit='queueRateLimit']", "Queue rate limit", "100 per 1 s, burst 200");
         assertLimit("tr[data-limit='deadLetterMaxCount']", "Dead letters kept", "no cap");
         await("the throughput chart", driver -> !driver.findElements(By.cssSelector("#throughput svg polyline")).isEmpty());
+    }
+
+    @Test
+    void the_task_lists_show_a_partition_the_delayed_and_the_tasks_in_flight_and_cancel_them() {
+        QueueName queue = freshQueue();
+        TaskStore store = stores.forQueue(queue);
+        store.configure(store.settings().toBuilder().processingTimeout(Duration.ofMinutes(10)).build());
+        Partition account = Partition.ordered("account-7");
+        store.publish(List.of(newTask("tx-1", account, 0, Duration.ZERO, "{\"cents\":100}"),
+                newTask("tx-2", account, 0, Duration.ZERO, "{\"cents\":200}"),
+                newTask("tx-3", account, 0, Duration.ZERO, "{\"cents\":300}")));
+        ConsumerId worker = ConsumerId.of("browser-worker-9");
+        store.heartbeat(worker, Duration.ofMinutes(5));
+        TaskId running = store.consume(worker, 1, Duration.ZERO).get(0).id();
+        store.heartbeat(worker, Duration.ofMinutes(5), Map.of(running, new Progress(30, "3 of 10 pages")));
+        store.publish(List.of(newTask("mail-1", Partition.regular("emails"), 0, Duration.ZERO, "{\"to\":\"<b>x</b>\"}"),
+                newTask("mail-2", Partition.regular("emails"), 5, Duration.ZERO, "{}"),
+                newTask("later-2", Partition.regular("reminders"), 0, Duration.ofHours(2), "{}"),
+                newTask("later-1", Partition.regular("reminders"), 0, Duration.ofHours(1), "{}")));
+
+        // the partition page, from the queue page's locks: its lock, head and tasks in the order it delivers them
+        open("/queues/" + queue, false);
+        click(By.cssSelector("#locks tr[data-partition='!account-7'] a.partition-link"));
+        await("the partition page", driver -> driver.getCurrentUrl().contains("/partition?partition=%21account-7"));
+        assertThat(find(By.id("partition-lock")).getText()).isEqualTo("held by browser-worker-9");
+        assertThat(find(By.id("partition-head")).getText()).isEqualTo("tx-2");
+        assertThat(rowIds("#partition-tasks")).containsExactly("tx-2", "tx-3");
+        open("/queues/" + queue + "/partition?partition=emails", true);
+        assertThat(rowIds("#partition-tasks")).as("priority first").containsExactly("mail-2", "mail-1");
+        assertThat(find(By.cssSelector("#partition-tasks tr[data-id='mail-1'] td[data-field='payload']")).getText())
+                .isEqualTo("{\"to\":\"<b>x</b>\"}");
+        click(By.cssSelector("#partition-tasks button[aria-label='Cancel mail-1']"));
+        click(By.id("confirm-ok"));
+        await("the page to confirm the cancel", driver -> driver.findElement(By.id("notice")).getText().contains("mail-1: cancelled"));
+        assertThat(store.get(TaskId.of("mail-1"))).isEmpty();
+        assertThat(rowIds("#partition-tasks")).containsExactly("mail-2");
+
+        // delayed, soonest due first; in flight with its holder and progress, cancelled: its worker is asked to stop
+        click(By.id("tab-delayed"));
+        await("the delayed tasks", driver -> driver.getCurrentUrl().endsWith("/queues/" + queue + "/delayed"));
+        assertThat(rowIds("#delayed-tasks")).containsExactly("later-1", "later-2");
+        assertThat(find(By.cssSelector("#delayed-tasks tr[data-id='later-1'] td[data-field='due']")).getText()).startsWith("in 59 min");
+        click(By.id("tab-in-flight"));
+        await("the tasks in flight", driver -> driver.getCurrentUrl().endsWith("/queues/" + queue + "/in-flight"));
+        String row = "#in-flight-tasks tr[data-id='tx-1'] ";
+        assertThat(find(By.cssSelector(row + "td[data-field='holder']")).getText()).isEqualTo("browser-worker-9");
+        assertThat(find(By.cssSelector(row + "td[data-field='progress']")).getText()).isEqualTo("30% 3 of 10 pages");
+        assertThat(find(By.cssSelector(row + "td[data-field='deadline']")).getText()).startsWith("in 9 min");
+        click(By.cssSelector(row + "button[aria-label='Cancel tx-1']"));
+        assertThat(find(By.id("confirm-message")).getText()).contains("worker is asked to stop");
+        click(By.id("confirm-ok"));
+        await("the page to confirm the request", driver -> driver.findElement(By.id("notice")).getText().contains("tx-1: cancel-requested"));
+        assertThat(find(By.cssSelector(row + "td[data-field='cancel']")).getText()).isEqualTo("cancel requested");
+        assertThat(store.get(running).orElseThrow().lease().orElseThrow().cancelRequested()).isTrue();
+
+        // a queue that does not exist is said not to exist, not shown empty
+        open("/queues/no-such-queue-" + UUID.randomUUID().toString().substring(0, 6) + "/delayed", false);
+        assertThat(find(By.id("problem")).getText()).contains("does not exist");
+    }
+
+    @Test
+    void a_page_of_25_tasks_fits_a_laptop_screen() {
+        QueueName queue = freshQueue();
+        TaskStore store = stores.forQueue(queue);
+        List<NewTask> later = new ArrayList<>();
+        for (int i = 1; i <= 30; i++) {
+            later.add(newTask("later-" + i, Partition.regular("reminders"), 0, Duration.ofMinutes(i),
+                    "{\"remind\":\"" + "x".repeat(300) + "\"}"));
+        }
+        store.publish(later);
+        driver().manage().window().setSize(new org.openqa.selenium.Dimension(1366, 768));
+        try {
+            open("/queues/" + queue + "/delayed", true);
+            assertThat(rowIds("#delayed-tasks")).hasSize(25);
+            Number bottom = (Number) js().executeScript("return document.querySelector('#delayed-tasks tbody tr:last-child')"
+                    + ".getBoundingClientRect().bottom");
+            Number viewport = (Number) js().executeScript("return window.innerHeight");
+            System.out.printf("%s: the 25th row ends at %s px of a %s px high page%n", backend(), bottom, viewport);
+            assertThat(bottom.doubleValue()).as("the 25th row's bottom").isLessThanOrEqualTo(viewport.doubleValue());
+        } finally {
+            driver().manage().window().setSize(new org.openqa.selenium.Dimension(1366, 900));
+        }
+    }
+
+    @Test
+    void dead_letters_are_filtered_and_redriven_or_deleted_several_at_once() {
+        QueueName queue = freshQueue();
+        TaskStore store = stores.forQueue(queue);
+        deadLetter(store, "pay-1", Partition.regular("payments"), "{}", "Timeout calling the bank");
+        deadLetter(store, "pay-2", Partition.regular("payments"), "{}", "card declined");
+        deadLetter(store, "pay-3", Partition.regular("payments"), "{}", "TIMEOUT again");
+        deadLetter(store, "mail-9", Partition.regular("emails"), "{}", "timeout from the SMTP server");
+        deadLetter(store, "mail-10", Partition.regular("emails"), "{}", "mailbox full");
+
+        open("/queues/" + queue + "/dead-letters", true);
+        find(By.id("filter-reason")).sendKeys("timeout");
+        find(By.id("filter-partition")).sendKeys("payments", Keys.ENTER);
+        await("the search", driver -> driver.getCurrentUrl().contains("reason=timeout"));
+        assertThat(rowIds("#dead-letters")).containsExactly("pay-1", "pay-3");
+        assertThat(find(By.id("search-position")).getText()).startsWith("2 found among 5 examined");
+        click(By.id("select-all"));
+        assertThat(find(By.id("redrive-selected")).getText()).isEqualTo("Redrive selected (2)");
+        click(By.id("redrive-selected"));
+        click(By.id("confirm-ok"));
+        await("the page to confirm the redrive", driver -> driver.findElement(By.id("notice")).getText().contains("Redrove 2 dead letters"));
+        assertThat(store.get(TaskId.of("pay-1")).orElseThrow().state()).isEqualTo(TaskState.PENDING);
+        assertThat(store.get(TaskId.of("pay-3")).orElseThrow().state()).isEqualTo(TaskState.PENDING);
+
+        click(By.id("filter-clear"));
+        await("every dead letter", driver -> !driver.getCurrentUrl().contains("reason="));
+        assertThat(rowIds("#dead-letters")).containsExactly("pay-2", "mail-9", "mail-10");
+        click(By.cssSelector("#dead-letters input[aria-label='Select mail-9']"));
+        click(By.cssSelector("#dead-letters input[aria-label='Select mail-10']"));
+        click(By.id("delete-selected"));
+        click(By.id("confirm-ok"));
+        await("the page to confirm the deletion", driver -> driver.findElement(By.id("notice")).getText().contains("Deleted 2 dead letters"));
+        assertThat(store.deadLetters(0, 10).items()).extracting(letter -> letter.id().value()).containsExactly("pay-2");
     }
 
     @Test
@@ -434,6 +552,13 @@ abstract class DashboardBrowserContract {
                   .catch(e => done({status: -1, body: String(e)}));
                 """, path, token);
         return (Map<?, ?>) result;
+    }
+
+    /** The task ids of a list's rows, top to bottom. */
+    private static List<String> rowIds(String table) {
+        find(By.cssSelector(table));
+        return driver().findElements(By.cssSelector(table + " tbody tr")).stream()
+                .map(row -> row.getAttribute("data-id")).toList();
     }
 
     /** A row of the caps and rate limits panel: its heading and its value. */

@@ -60,6 +60,30 @@ class DashboardHttpTest {
     }
 
     @Test
+    void the_task_lists_are_json_refuse_bad_parameters_by_name_and_an_unknown_queue() throws IOException {
+        String found = request("GET", "/api/queues/http-test/dead-letters/search?reason=BOO&partition=p", "", "");
+        assertThat(found).startsWith("HTTP/1.1 200").contains("\"examined\":1").contains("\"id\":\"dead-1\"")
+                .contains("\"reason\":{\"text\":\"boom\"");
+        assertThat(request("GET", "/api/queues/http-test/partition?partition=p", "", ""))
+                .startsWith("HTTP/1.1 200").contains("\"waiting\":0").contains("\"tasks\":[]");
+
+        assertThat(request("GET", "/api/queues/http-test/partition", "", ""))
+                .startsWith("HTTP/1.1 400").contains("partition: is required");
+        assertThat(request("GET", "/api/queues/http-test/delayed?offset=1001", "", ""))
+                .startsWith("HTTP/1.1 400").contains("offset: must be between 0 and 1000, was 1001");
+        assertThat(request("GET", "/api/queues/http-test/in-flight?cursor=not-ours", "", ""))
+                .startsWith("HTTP/1.1 400").contains("cursor: is not a cursor this listing gave");
+        assertThat(request("GET", "/api/queues/http-test/dead-letters/search?from=yesterday", "", ""))
+                .startsWith("HTTP/1.1 400").contains("from: must be a time in epoch milliseconds");
+        assertThat(request("GET", "/api/queues/http-test/dead-letters/search?from=20&before=10", "", ""))
+                .startsWith("HTTP/1.1 400").contains("diedBefore: must be after diedFrom");
+        for (String list : List.of("delayed", "in-flight", "partition?partition=p", "dead-letters/search?reason=x")) {
+            assertThat(request("GET", "/api/queues/no-such-queue/" + list, "", "")).as(list)
+                    .startsWith("HTTP/1.1 404").contains("queue no-such-queue does not exist on inmemory");
+        }
+    }
+
+    @Test
     void the_schedules_of_a_queue_are_read_as_json() throws IOException {
         stores.forQueue(QUEUE).putSchedule(io.ordo.domain.Schedule.builder("nightly", Partition.ordered("reports"),
                 "{}".getBytes(UTF_8)).cron("0 9 * * *", java.time.ZoneId.of("Europe/Berlin"))

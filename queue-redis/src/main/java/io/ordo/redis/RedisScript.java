@@ -85,7 +85,15 @@ public enum RedisScript {
     /** Reply: the group names. */
     GROUPS("groups"),
     /** Reply: {1 when the group was listed, 1 when none of its keys is left}: called until done. */
-    GROUP_DELETE("group_delete");
+    GROUP_DELETE("group_delete"),
+    /** Reply: {@link PartitionTasksReply}. */
+    PARTITION_TASKS("partition_tasks"),
+    /** Reply: {now, total, id and record of each}. */
+    DELAYED_TASKS("delayed_tasks"),
+    /** Reply: {@link InFlightReply}. */
+    IN_FLIGHT_TASKS("in_flight_tasks"),
+    /** Reply: {now, examined, death number to go on after ('' when none is left), id and record of each match}. */
+    FIND_DEAD_LETTERS("find_dead_letters");
 
     /** publish's reply: {ACCEPTED, outcome code per task} or {OVER_LIMIT, task index, payload size, limit}. */
     static final class PublishReply {
@@ -112,20 +120,65 @@ public enum RedisScript {
         }
     }
 
-    /** get's reply: {now} (no such task), {now, record} (not held) or all of these (held). */
+    /** get's reply: {now} (no such task), {now, record} (not held) or these and a {@link HeldReply} (held). */
     static final class GetReply {
         static final int NOW = 0;
         static final int RECORD = 1;
         static final int HOLDER = 2;
-        static final int LEASED_AT = 3;
-        /** -1: none. */
-        static final int DEADLINE = 4;
-        /** 1 when the cancellation was asked. */
-        static final int CANCEL_REQUESTED = 5;
-        /** Empty, or reported at (6 bytes), percent (1), message. */
-        static final int PROGRESS = 6;
 
         private GetReply() {
+        }
+    }
+
+    /** A held task's part of a reply, from its holder on (get, in_flight_tasks): what O.append_held appends. */
+    static final class HeldReply {
+        static final int HOLDER = 0;
+        static final int LEASED_AT = 1;
+        /** -1: none. */
+        static final int DEADLINE = 2;
+        /** 1 when the cancellation was asked. */
+        static final int CANCEL_REQUESTED = 3;
+        /** Empty, or reported at (6 bytes), percent (1), message. */
+        static final int PROGRESS = 4;
+        static final int WIDTH = 5;
+
+        private HeldReply() {
+        }
+    }
+
+    /**
+     * partition_tasks' reply: {now, waiting, total, in flight (-1: not counted), holder ('' none), since, blocked
+     * until (-1: none), head id ('' none), head record, then id and record of each task of the page}.
+     */
+    static final class PartitionTasksReply {
+        static final int NOW = 0;
+        static final int WAITING = 1;
+        static final int TOTAL = 2;
+        static final int IN_FLIGHT = 3;
+        static final int HOLDER = 4;
+        static final int SINCE = 5;
+        static final int BLOCKED_UNTIL = 6;
+        static final int HEAD_ID = 7;
+        static final int HEAD_RECORD = 8;
+        static final int FIRST_TASK = 9;
+
+        private PartitionTasksReply() {
+        }
+    }
+
+    /**
+     * in_flight_tasks' reply: {now, next holder ('' when done), next HSCAN cursor, next skip, then per task its
+     * id, record and {@link HeldReply}}.
+     */
+    static final class InFlightReply {
+        static final int NOW = 0;
+        static final int NEXT_HOLDER = 1;
+        static final int NEXT_CURSOR = 2;
+        static final int NEXT_SKIP = 3;
+        static final int FIRST_TASK = 4;
+        static final int TASK_WIDTH = 2 + HeldReply.WIDTH;
+
+        private InFlightReply() {
         }
     }
 

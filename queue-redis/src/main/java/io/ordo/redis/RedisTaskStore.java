@@ -40,7 +40,14 @@ import io.ordo.ports.TaskSnapshot;
 import io.ordo.ports.TaskStore;
 import io.ordo.ports.ConsumeRequest;
 import io.ordo.ports.ConsumerHeartbeat;
+import io.ordo.ports.CursorPageRequest;
+import io.ordo.ports.DeadLetterFilter;
+import io.ordo.ports.DeadLetterMatches;
 import io.ordo.ports.DeadLetterPageRequest;
+import io.ordo.ports.InFlightPage;
+import io.ordo.ports.PartitionTasks;
+import io.ordo.ports.TaskPage;
+import io.ordo.ports.TaskPageRequest;
 import io.ordo.ports.TaskIds;
 import io.ordo.redis.RedisScript.ConsumeReply;
 import io.ordo.redis.RedisScript.GetReply;
@@ -360,16 +367,7 @@ public final class RedisTaskStore implements TaskStore {
         long now = Replies.number(reply, GetReply.NOW);
         byte[] idBytes = Utf8.encode(id.value());
         if (reply.size() > GetReply.HOLDER) {
-            ConsumerId holder = ConsumerId.of(Replies.text(reply, GetReply.HOLDER));
-            long leasedAt = Replies.number(reply, GetReply.LEASED_AT);
-            TaskRecords.Stored stored = TaskRecords.held(idBytes, Replies.bytes(reply, GetReply.RECORD), holder, leasedAt);
-            long deadline = Replies.number(reply, GetReply.DEADLINE);
-            ProgressRecords.Reported progress = ProgressRecords.decode(Replies.bytes(reply, GetReply.PROGRESS));
-            return Optional.of(TaskSnapshot.held(stored.task(), holder, new LeaseStatus(Instant.ofEpochMilli(leasedAt),
-                    deadline < 0 ? Optional.empty() : Optional.of(Instant.ofEpochMilli(deadline)),
-                    Replies.number(reply, GetReply.CANCEL_REQUESTED) == 1,
-                    Optional.ofNullable(progress).map(ProgressRecords.Reported::progress),
-                    Optional.ofNullable(progress).map(ProgressRecords.Reported::at))));
+            return Optional.of(TaskListReplies.held(idBytes, Replies.bytes(reply, GetReply.RECORD), reply, GetReply.HOLDER));
         }
         TaskRecords.Stored stored = TaskRecords.decode(idBytes, Replies.bytes(reply, GetReply.RECORD));
         TaskState state = stored.state() == TaskRecords.STATE_DEAD ? TaskState.DEAD
@@ -385,8 +383,7 @@ public final class RedisTaskStore implements TaskStore {
         List<Object> reply = run(RedisScript.DEAD_LETTERS, new Args().add(now()).add(asked.offset()).add(asked.limit()));
         List<DeadLetter> page = new ArrayList<>();
         for (int i = 1; i < reply.size(); i += 2) {
-            TaskRecords.Stored stored = TaskRecords.decode(Replies.bytes(reply, i), Replies.bytes(reply, i + 1));
-            page.add(new DeadLetter(stored.task(), stored.task().lastError(), stored.at()));
+            page.add(TaskListReplies.deadLetter(Replies.bytes(reply, i), Replies.bytes(reply, i + 1)));
         }
         return new DeadLetterPage(page, Replies.number(reply, 0), offset);
     }
@@ -431,6 +428,51 @@ public final class RedisTaskStore implements TaskStore {
             }
             through = Long.toString(Replies.number(reply, 1));
         }
+    }
+
+    // ---------------------------------------------------------------- task lists (one bounded call each)
+
+    @Override
+    public PartitionTasks partitionTasks(Partition partition, int offset, int limit) {
+        Validate.notNull("partition", partition);
+        TaskPageRequest page = new TaskPageRequest(offset, limit);
+        List<Object> reply = run(RedisScript.PARTITION_TASKS, new Args().add(now()).add(partition.code())
+                .add(page.offset()).add(page.limit()));
+        return TaskListReplies.partitionTasks(partition, page.offset(), reply);
+    }
+
+    @Override
+    public TaskPage delayedTasks(int offset, int limit) {
+        TaskPageRequest page = new TaskPageRequest(offset, limit);
+        return TaskListReplies.delayedTasks(page.offset(),
+                run(RedisScript.DELAYED_TASKS, new Args().add(now()).add(page.offset()).add(page.limit())));
+    }
+
+    /** A cursor: the holder to go on with, its HSCAN cursor, and how many of that scan's entries were listed. */
+    @Override
+    public InFlightPage inFlightTasks(String cursor, int limit) {
+        CursorPageRequest page = CursorPageRequest.of(cursor, 3, limit);
+        Args args = new Args().add(now()).add(page.limit());
+        if (page.fromStart()) {
+            args.add("").add("0").add(0);
+        } else {
+            args.add(page.part(0)).add(page.digits(1)).add(page.number(2));
+        }
+        return TaskListReplies.inFlightTasks(run(RedisScript.IN_FLIGHT_TASKS, args));
+    }
+
+    /** A cursor: the death number (the score in {@code dead}) of the last dead letter examined. */
+    @Override
+    public DeadLetterMatches findDeadLetters(DeadLetterFilter filter, String cursor, int limit) {
+        Validate.notNull("filter", filter);
+        CursorPageRequest page = CursorPageRequest.of(cursor, 1, limit);
+        Args args = new Args().add(now()).add(page.fromStart() ? "" : Long.toString(page.number(0)))
+                .add(page.limit()).add(MAX_EXAMINED)
+                .add(filter.reasonContains() == null ? "" : filter.reasonContains())
+                .add(filter.partition() == null ? "" : filter.partition().code())
+                .add(filter.diedFrom() == null ? "" : Long.toString(filter.diedFrom().toEpochMilli()))
+                .add(filter.diedBefore() == null ? "" : Long.toString(filter.diedBefore().toEpochMilli()));
+        return TaskListReplies.deadLetterMatches(run(RedisScript.FIND_DEAD_LETTERS, args));
     }
 
     // ---------------------------------------------------------------- stats, pause, settings

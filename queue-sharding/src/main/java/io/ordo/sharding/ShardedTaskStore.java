@@ -12,12 +12,29 @@ import io.ordo.domain.PublishRules;
 import io.ordo.domain.QueueName;
 import io.ordo.domain.QueueSettings;
 import io.ordo.domain.Schedule;
+import io.ordo.domain.Task;
 import io.ordo.domain.TaskId;
 import io.ordo.domain.Validate;
 import io.ordo.ports.AckOutcome;
 import io.ordo.ports.CancelOutcome;
 import io.ordo.ports.ConsumerPresence;
+import io.ordo.ports.CursorPageRequest;
+import io.ordo.ports.DeadLetterFilter;
+import io.ordo.ports.DeadLetterMatches;
+import io.ordo.ports.CursorPageRequest;
+import io.ordo.ports.DeadLetterFilter;
+import io.ordo.ports.DeadLetterMatches;
 import io.ordo.ports.DeadLetterPage;
+import io.ordo.ports.InFlightPage;
+import io.ordo.ports.ListingCursor;
+import io.ordo.ports.PartitionTasks;
+import io.ordo.ports.TaskPage;
+import io.ordo.ports.TaskPageRequest;
+import io.ordo.ports.InFlightPage;
+import io.ordo.ports.ListingCursor;
+import io.ordo.ports.PartitionTasks;
+import io.ordo.ports.TaskPage;
+import io.ordo.ports.TaskPageRequest;
 import io.ordo.ports.ExtendOutcome;
 import io.ordo.ports.FailOutcome;
 import io.ordo.ports.LeaseControls;
@@ -73,7 +90,9 @@ import java.util.zip.CRC32;
  *   <li>ack, reject, fail, release: routed to the shard a lease came from, remembered from consume; an
  *       id this store did not hand out is asked of every shard;</li>
  *   <li>cancel, get, redrive, purge by id: asked of every shard (get stops at the first that has it);</li>
- *   <li>heartbeat, reclaim, pause, resume, configure: every shard; stats, inspection and dead letters: merged.</li>
+ *   <li>heartbeat, reclaim, pause, resume, configure: every shard; stats, inspection and dead letters: merged;</li>
+ *   <li>task lists: a partition's from its shard, the delayed tasks merged by ready time, the tasks in flight
+ *       and dead-letter searches shard by shard (a cursor names the shard and where its own listing goes on).</li>
  * </ul>
  *
  * <p>Consumer groups (docs/groups.md): a group of a sharded queue is the group of that name on every shard,
@@ -523,6 +542,102 @@ public final class ShardedTaskStore implements TaskStore {
     @Override
     public long purgeAllDeadLetters() {
         return shards.stream().mapToLong(TaskStore::purgeAllDeadLetters).sum();
+    }
+
+    // ---------------------------------------------------------------- task lists
+
+    @Override
+    public PartitionTasks partitionTasks(Partition partition, int offset, int limit) {
+        Validate.notNull("partition", partition);
+        new TaskPageRequest(offset, limit);
+        return shards.get(shardOf(partition)).partitionTasks(partition, offset, limit);
+    }
+
+    /**
+     * The shards' tasks not ready yet merged in {@link #DELAYED_ORDER}: reads up to {@code offset + limit} of
+     * each shard's first, a page of {@value #MAX_PAGE} at a time. Read shard by shard, not in one step.
+     */
+    @Override
+    public TaskPage delayedTasks(int offset, int limit) {
+        TaskPageRequest page = new TaskPageRequest(offset, limit);
+        List<Task> merged = new ArrayList<>();
+        long total = 0;
+        Instant readAt = Instant.EPOCH;
+        for (TaskStore shard : shards) {
+            int read = 0;
+            TaskPage part;
+            do {
+                part = shard.delayedTasks(read, Math.min(MAX_PAGE, page.end() - read));
+                merged.addAll(part.tasks());
+                read += part.tasks().size();
+            } while (part.tasks().size() == MAX_PAGE && read < page.end());
+            total += part.total();
+            readAt = part.readAt().isAfter(readAt) ? part.readAt() : readAt;
+        }
+        merged.sort(DELAYED_ORDER);
+        return new TaskPage(merged.subList(Math.min(offset, merged.size()), Math.min(page.end(), merged.size())),
+                total, offset, readAt);
+    }
+
+    /** Shard by shard, each in its own order (by holder name); a cursor is the shard and its own cursor. */
+    @Override
+    public InFlightPage inFlightTasks(String cursor, int limit) {
+        CursorPageRequest page = CursorPageRequest.of(cursor, 2, limit);
+        int shard = page.fromStart() ? 0 : shardIn(page);
+        String inner = page.fromStart() ? ListingCursor.START : page.part(1);
+        List<TaskSnapshot> tasks = new ArrayList<>();
+        Instant readAt = Instant.EPOCH;
+        while (shard < shards.size()) {
+            InFlightPage part = shards.get(shard).inFlightTasks(inner, page.limit() - tasks.size());
+            tasks.addAll(part.tasks());
+            readAt = part.readAt().isAfter(readAt) ? part.readAt() : readAt;
+            if (part.next().isPresent()) {
+                inner = part.next().get();
+            } else {
+                shard++;
+                inner = ListingCursor.START;
+            }
+            if (tasks.size() == page.limit()) {
+                break;
+            }
+        }
+        return new InFlightPage(tasks, shard < shards.size()
+                ? Optional.of(ListingCursor.of(Integer.toString(shard), inner)) : Optional.empty(), readAt);
+    }
+
+    /**
+     * Shard by shard, each oldest first; a cursor is the shard and its own cursor. One shard's search per call
+     * (so at most {@value #MAX_EXAMINED} examined), going on to the next while a shard has nothing to examine; a
+     * partition's dead letters are its shard's alone.
+     */
+    @Override
+    public DeadLetterMatches findDeadLetters(DeadLetterFilter filter, String cursor, int limit) {
+        Validate.notNull("filter", filter);
+        CursorPageRequest page = CursorPageRequest.of(cursor, 2, limit);
+        int home = filter.partition() == null ? -1 : shardOf(filter.partition());
+        int shard = page.fromStart() ? Math.max(home, 0) : shardIn(page);
+        String inner = page.fromStart() ? ListingCursor.START : page.part(1);
+        while (true) {
+            DeadLetterMatches part = shards.get(shard).findDeadLetters(filter, inner, page.limit());
+            int next = part.next().isPresent() ? shard : home >= 0 ? shards.size() : shard + 1;
+            Optional<String> goOn = next < shards.size()
+                    ? Optional.of(ListingCursor.of(Integer.toString(next), part.next().orElse(ListingCursor.START)))
+                    : Optional.empty();
+            if (part.examined() > 0 || goOn.isEmpty()) {
+                return new DeadLetterMatches(part.matches(), part.examined(), goOn, part.readAt());
+            }
+            shard = next;
+            inner = ListingCursor.START;
+        }
+    }
+
+    /** The shard a cursor names. */
+    private int shardIn(CursorPageRequest page) {
+        long shard = page.number(0);
+        if (shard < 0 || shard >= shards.size()) {
+            throw new InvalidInputException("cursor", "is not a cursor this listing gave; start again with an empty one");
+        }
+        return (int) shard;
     }
 
     // ---------------------------------------------------------------- stats, pause, settings

@@ -19,6 +19,11 @@ import io.ordo.ports.AckOutcome;
 import io.ordo.ports.CancelOutcome;
 import io.ordo.ports.Clock;
 import io.ordo.ports.DeadLetterPage;
+import io.ordo.ports.DeadLetterFilter;
+import io.ordo.ports.DeadLetterMatches;
+import io.ordo.ports.InFlightPage;
+import io.ordo.ports.PartitionTasks;
+import io.ordo.ports.TaskPage;
 import io.ordo.ports.ExtendOutcome;
 import io.ordo.ports.FailOutcome;
 import io.ordo.ports.LeaseStatus;
@@ -802,5 +807,25 @@ final class SimpleTaskStore implements TaskStore {
     @Override
     public boolean deleteGroup(GroupName group) {
         return false;
+    }
+
+    @Override
+    public PartitionTasks partitionTasks(Partition partition, int offset, int limit) {
+        throw new UnsupportedOperationException("SimpleTaskStore does not list tasks");
+    }
+
+    @Override
+    public TaskPage delayedTasks(int offset, int limit) {
+        throw new UnsupportedOperationException("SimpleTaskStore does not list tasks");
+    }
+
+    @Override
+    public InFlightPage inFlightTasks(String cursor, int limit) {
+        throw new UnsupportedOperationException("SimpleTaskStore does not list tasks");
+    }
+
+    @Override
+    public DeadLetterMatches findDeadLetters(DeadLetterFilter filter, String cursor, int limit) {
+        throw new UnsupportedOperationException("SimpleTaskStore does not list tasks");
     }
 }

@@ -28,6 +28,7 @@ import io.ordo.tck.contract.RateLimitsContract;
 import io.ordo.tck.contract.ReclaimContract;
 import io.ordo.tck.contract.ResultsContract;
 import io.ordo.tck.contract.TaskControlContract;
+import io.ordo.tck.contract.TaskListingContract;
 import io.ordo.tck.contract.RejectContract;
 import io.ordo.tck.contract.ReleaseContract;
 import io.ordo.tck.contract.RunAtContract;
@@ -252,6 +253,13 @@ public abstract class TaskStoreCompatibilityKit {
     @Nested
     class ConsumerGroups extends ConsumerGroupsContract {
         ConsumerGroups() {
+            super(TaskStoreCompatibilityKit.this::createStore, TaskStoreCompatibilityKit.this::createGroupStore);
+        }
+    }
+
+    @Nested
+    class TaskListing extends TaskListingContract {
+        TaskListing() {
             super(TaskStoreCompatibilityKit.this::createStore, TaskStoreCompatibilityKit.this::createGroupStore);
         }
     }

@@ -76,6 +76,26 @@ class DashboardDemoProcessTest {
                     .startsWith("{\"note\":\"<script>alert('not run: shown as text')</script>\"");
             shoot("dashboard-dead-letters.png");
 
+            // the task lists, at a laptop's 1366x768: a page of 25 rows fits
+            String base = link.substring(0, link.indexOf('#'));
+            driver.manage().window().setSize(new Dimension(1366, 768));
+            driver.get(base + "queues/demo/partition?partition=" + java.net.URLEncoder.encode("!account-42", java.nio.charset.StandardCharsets.UTF_8));
+            assertThat(find(By.id("partition-lock")).getText()).contains("billing-worker-7");
+            find(By.cssSelector("#partition-tasks tr[data-id]"));
+            shoot("dashboard-partition.png");
+            driver.get(base + "queues/demo/delayed");
+            find(By.cssSelector("#delayed-tasks tr[data-id^='reminder-']"));
+            shoot("dashboard-delayed.png");
+            driver.get(base + "queues/demo/in-flight");
+            assertThat(find(By.cssSelector("#in-flight-tasks")).getText()).contains("billing-worker-7");
+            shoot("dashboard-in-flight.png");
+            driver.get(base + "queues/demo/dead-letters");
+            find(By.id("filter-reason")).sendKeys("HTTP 503", Keys.ENTER);
+            await("the search", d -> d.getCurrentUrl().contains("reason=HTTP+503"));
+            find(By.cssSelector("tr[data-id='hook-1001']"));
+            click(By.id("select-all"));
+            shoot("dashboard-dead-letter-search.png");
+
             // consumer groups from the queue page: the first one asks first (publishing goes to the groups from then on)
             driver.get(link.substring(0, link.indexOf('#')) + "queues/demo");
             find(By.id("group-name")).sendKeys("billing", Keys.ENTER);

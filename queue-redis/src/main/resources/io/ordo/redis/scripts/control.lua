@@ -84,3 +84,20 @@ end
 function O.drop_cancelled(id)
     O.delete_records({ id })
 end
+
+-- Appends to reply what is said of a held task (get, in_flight_tasks): its holder, the lease time, its deadline
+-- (-1: none), whether its cancellation was asked (1/0) and its last progress (its control entry past the
+-- holder, '' when none).
+function O.append_held(reply, id, holder, lease)
+    local at = O.lease_time(lease)
+    local cancel, progress = 0, ''
+    if O.controlled() then
+        cancel = O.cancel_requested(id) and 1 or 0
+        local entry = O.call('HGET', O.K_CONTROL, id)
+        if entry then progress = string.sub(entry, 3 + struct.unpack('>I2', entry)) end
+    end
+    local n = #reply
+    reply[n + 1], reply[n + 2], reply[n + 3], reply[n + 4], reply[n + 5] =
+        holder, at, O.deadline_of(id, at) or -1, cancel, progress
+    return reply
+end

@@ -11,12 +11,4 @@ local record = O.load_records({ id })[1]
 if not record then return { NOW } end
 local held = string.byte(record, 1) % 4 == STATE_WAITING and holders({ id })[id]
 if not held then return { NOW, record } end
-local at = lease_time(held[2])
-local deadline = O.deadline_of(id, at) or -1
-local cancel, progress = 0, ''
-if O.controlled() then
-    cancel = O.cancel_requested(id) and 1 or 0
-    local entry = call('HGET', O.K_CONTROL, id)
-    if entry then progress = string.sub(entry, 3 + struct.unpack('>I2', entry)) end
-end
-return { NOW, record, held[1], at, deadline, cancel, progress }
+return O.append_held({ NOW, record }, id, held[1], held[2])

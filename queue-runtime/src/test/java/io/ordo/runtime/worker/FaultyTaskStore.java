@@ -14,6 +14,11 @@ import io.ordo.ports.AckOutcome;
 import io.ordo.ports.CancelOutcome;
 import io.ordo.ports.Clock;
 import io.ordo.ports.DeadLetterPage;
+import io.ordo.ports.DeadLetterFilter;
+import io.ordo.ports.DeadLetterMatches;
+import io.ordo.ports.InFlightPage;
+import io.ordo.ports.PartitionTasks;
+import io.ordo.ports.TaskPage;
 import io.ordo.ports.ExtendOutcome;
 import io.ordo.ports.FailOutcome;
 import io.ordo.ports.PublishReceipt;
@@ -295,5 +300,25 @@ final class FaultyTaskStore implements TaskStore {
     @Override
     public boolean deleteGroup(GroupName group) {
         return call(() -> delegate.deleteGroup(group));
+    }
+
+    @Override
+    public PartitionTasks partitionTasks(Partition partition, int offset, int limit) {
+        return call(() -> delegate.partitionTasks(partition, offset, limit));
+    }
+
+    @Override
+    public TaskPage delayedTasks(int offset, int limit) {
+        return call(() -> delegate.delayedTasks(offset, limit));
+    }
+
+    @Override
+    public InFlightPage inFlightTasks(String cursor, int limit) {
+        return call(() -> delegate.inFlightTasks(cursor, limit));
+    }
+
+    @Override
+    public DeadLetterMatches findDeadLetters(DeadLetterFilter filter, String cursor, int limit) {
+        return call(() -> delegate.findDeadLetters(filter, cursor, limit));
     }
 }

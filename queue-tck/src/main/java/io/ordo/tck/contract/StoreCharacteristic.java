@@ -32,6 +32,12 @@ public enum StoreCharacteristic {
      */
     QUEUE_WIDE_LIMITS("queueConcurrency and queueRateLimit hold for the whole queue"),
     /**
+     * One order of the task lists for the whole queue. Sharded: the tasks in flight and the dead-letter
+     * searches go shard by shard, each in its own order (by holder name; oldest first).
+     */
+    QUEUE_WIDE_LISTING_ORDER("the tasks in flight are listed by holder name, and a dead-letter search oldest"
+            + " first, across the whole queue"),
+    /**
      * A fetch tells its consumer of the cancellations asked. Sharded: a fetch is an ack on some shards and a
      * consume on others, so only the heartbeat, which reaches every shard, says it.
      */

@@ -27,6 +27,7 @@ import static io.ordo.tck.fixtures.ConsumerFixture.workerA;
 import static io.ordo.tck.fixtures.ConsumerFixture.workerB;
 import static io.ordo.tck.fixtures.PartitionFixture.orderedPartition;
 import static io.ordo.tck.fixtures.TaskFixture.task;
+import static io.ordo.tck.fixtures.PartitionFixture.regularPartition;
 import static io.ordo.tck.fixtures.TaskFixture.tasksIn;
 import static io.ordo.tck.fixtures.TaskIds.id;
 import static io.ordo.tck.fixtures.TaskIds.ids;
