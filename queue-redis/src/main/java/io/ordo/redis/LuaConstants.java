@@ -31,6 +31,7 @@ final class LuaConstants {
         integer("DEFAULT_DEDUP_WINDOW_MS", settings.dedupWindow().toMillis());
         integer("DEFAULT_HEARTBEAT_TTL_MS", settings.heartbeatTtl().toMillis());
         integer("DEFAULT_MAX_PAYLOAD_BYTES", settings.maxPayloadBytes());
+        integer("DEFAULT_MAX_RESULT_BYTES", settings.maxResultBytes());
     }
 
     /** {@code O.<name> = <value>}. */

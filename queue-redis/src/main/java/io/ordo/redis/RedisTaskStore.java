@@ -555,7 +555,8 @@ public final class RedisTaskStore implements TaskStore {
         run(RedisScript.CONFIGURE, new Args().add(now()).add(settings.maxAttempts())
                 .add(settings.processingTimeout().toMillis()).add(settings.dedupWindow().toMillis())
                 .add(settings.heartbeatTtl().toMillis()).add(settings.maxPayloadBytes())
-                .add(QueueLimits.encode(settings)).add(QueueLimits.deadLetterCaps(settings)));
+                .add(QueueLimits.encode(settings)).add(QueueLimits.deadLetterCaps(settings))
+                .add(QueueLimits.results(settings)));
     }
 
     @Override

@@ -27,6 +27,8 @@ public final class TaskRecords {
     public static final int STATE_WAITING = 0;
     public static final int STATE_IN_FLIGHT = 1;
     public static final int STATE_DEAD = 2;
+    /** Acked while the queue keeps results (docs/task-control.md): kept, with the time it completed. */
+    public static final int STATE_COMPLETED = 3;
 
     private static final int FLAG_PRIORITY = 4;
     private static final int FLAG_ATTEMPTS = 8;
@@ -64,7 +66,7 @@ public final class TaskRecords {
 
     static void declareIn(LuaConstants lua) {
         lua.integer("RUN_AT_MARK", RUN_AT_MARK).integer("OWN_TIMEOUT_MARK", OWN_TIMEOUT_MARK).integer("STATE_WAITING", STATE_WAITING).integer("STATE_IN_FLIGHT", STATE_IN_FLIGHT)
-                .integer("STATE_DEAD", STATE_DEAD)
+                .integer("STATE_DEAD", STATE_DEAD).integer("STATE_COMPLETED", STATE_COMPLETED)
                 .integer("FLAG_PRIORITY", FLAG_PRIORITY).integer("FLAG_ATTEMPTS", FLAG_ATTEMPTS)
                 .integer("FLAG_DUE", FLAG_DUE).integer("FLAG_READY", FLAG_READY).integer("FLAG_ERROR", FLAG_ERROR)
                 .integer("FLAG_RECLAIMED", FLAG_RECLAIMED)
@@ -75,7 +77,7 @@ public final class TaskRecords {
                 .integer("PROCESSING_TIMED_OUT", ReclaimCause.PROCESSING_TIMED_OUT.code());
     }
 
-    /** A task as stored, with where it is: waiting, in flight (holder, leasedAt) or dead (deadAt). */
+    /** A task as stored, with where it is: waiting, in flight (holder, leasedAt), dead (deadAt) or completed (completedAt). */
     public record Stored(Task task, int state, ConsumerId holder, long at) {
     }
 
@@ -186,7 +188,7 @@ public final class TaskRecords {
      */
     public static byte[] encode(Stored stored) {
         Task task = stored.task();
-        boolean dead = stored.state() == STATE_DEAD;
+        boolean dead = stored.state() == STATE_DEAD || stored.state() == STATE_COMPLETED; // both with a time
         byte[] code = Utf8.encode(task.partition().code());
         byte[] error = task.lastError() == null ? null : Utf8.encode(task.lastError());
         byte[][] headerBytes = new byte[task.headers().size() * 2][];
@@ -199,7 +201,7 @@ public final class TaskRecords {
             size += 4 + headerBytes[h].length + headerBytes[h + 1].length;
             h += 2;
         }
-        int flags = dead ? STATE_DEAD : STATE_WAITING;
+        int flags = dead ? stored.state() : STATE_WAITING;
         if (task.priority().value() != 0) {
             flags |= FLAG_PRIORITY;
             size += 2;
@@ -295,7 +297,7 @@ public final class TaskRecords {
         if (state == STATE_IN_FLIGHT) {
             at = readLong(in, 6);
             holder = ConsumerId.of(readText(in));
-        } else if (state == STATE_DEAD) {
+        } else if (state == STATE_DEAD || state == STATE_COMPLETED) {
             at = readLong(in, 6);
         }
         Partition partition = Partition.of(readText(in));

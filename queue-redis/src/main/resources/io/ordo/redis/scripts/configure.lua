@@ -11,6 +11,7 @@ local heartbeat_ttl = ARGV[5]
 local max_payload = ARGV[6]
 local limits_text = ARGV[7]
 local dead_caps = ARGV[8] or '' -- the caps on the dead letters, 'count:ageMs', '' for none (O.dead_caps)
+local results = ARGV[9] or '' -- the results kept, 'retentionMs:maxBytes', '' for the defaults (O.results)
 
 start(ARGV[1])
 local metas = { K_META }
@@ -35,6 +36,7 @@ for i, meta in ipairs(metas) do
         'dedupWindowMs', dedup_window, 'heartbeatTtlMs', heartbeat_ttl, 'maxPayloadBytes', max_payload)
     if new then call('HSET', meta, 'limits', limits_text) else call('HDEL', meta, 'limits') end
     if dead_caps ~= '' then call('HSET', meta, 'deadLetterCaps', dead_caps) else call('HDEL', meta, 'deadLetterCaps') end
+    if results ~= '' then call('HSET', meta, 'results', results) else call('HDEL', meta, 'results') end
     local old = olds[i] or nil
     if old or new then
         O.meta().limits = new

@@ -64,7 +64,7 @@ function O.meta()
     local m = O.meta_fields
     if not m then
         local v = O.call('HMGET', O.K_META, 'maxAttempts', 'processingTimeoutMs', 'dedupWindowMs', 'heartbeatTtlMs',
-            'maxPayloadBytes', 'paused', 'counters', 'limits', 'queueBucket', 'bit', 'deadLetterCaps')
+            'maxPayloadBytes', 'paused', 'counters', 'limits', 'queueBucket', 'bit', 'deadLetterCaps', 'results')
         m = {
             max_attempts = tonumber(v[1]) or O.DEFAULT_MAX_ATTEMPTS,
             processing_timeout = tonumber(v[2]) or O.DEFAULT_PROCESSING_TIMEOUT_MS,
@@ -76,6 +76,7 @@ function O.meta()
             queue_bucket = v[9] or nil, -- the queue rate limit's bucket (limits.lua); nil: full
             group_bit = v[10] and bit.lshift(1, tonumber(v[10])) or 0, -- a group's bit in shared masks (keys.lua)
             dead_caps_text = v[11] or nil, -- 'count:ageMs' (O.dead_caps); nil: none
+            results_text = v[12] or nil, -- 'retentionMs:maxBytes' (O.results); nil: the defaults
         }
         O.meta_fields = m
         if not O.COUNTER_INDEX then
@@ -114,6 +115,16 @@ function O.dead_caps()
         m.dead_caps = count and { count = tonumber(count), age = tonumber(age) } or false
     end
     return m.dead_caps or nil
+end
+
+-- The results the queue keeps (docs/task-control.md, "Results"): {retention = ms (0: none), max_bytes}.
+function O.results()
+    local m = O.meta()
+    if m.results == nil then
+        local retention, max_bytes = string.match(m.results_text or '', '^(%d+):(%d+)$')
+        m.results = { retention = tonumber(retention) or 0, max_bytes = tonumber(max_bytes) or O.DEFAULT_MAX_RESULT_BYTES }
+    end
+    return m.results
 end
 
 function O.counter(field)

@@ -22,7 +22,7 @@ if call('EXISTS', meta) == 1 or call('HLEN', O.PREFIX .. 'retiring') > 0 then re
 local b = 0
 while taken[b] do b = b + 1 end
 local SETTINGS = { 'maxAttempts', 'processingTimeoutMs', 'dedupWindowMs', 'heartbeatTtlMs', 'maxPayloadBytes', 'limits',
-    'deadLetterCaps' }
+    'deadLetterCaps', 'results' }
 local values = call('HMGET', K_META, unpack(SETTINGS))
 local fields = { 'group', '1', 'bit', tostring(b) }
 for i, field in ipairs(SETTINGS) do

@@ -63,7 +63,7 @@ function O.decode(s)
         pos = pos + n
     end
     if O.has(flags, O.FLAG_RECLAIMED) then r.cause, pos = struct.unpack('>B', s, pos) end
-    if r.state == O.STATE_DEAD then
+    if r.state == O.STATE_DEAD or r.state == O.STATE_COMPLETED then -- when it died, or completed
         r.at, pos = struct.unpack('>I6', s, pos)
     end
     r.tail = string.sub(s, pos)
@@ -93,7 +93,7 @@ for flags = 0, 255 do
         ready = pos
         pos = pos + 6
     end
-    local after_error = (flags >= 128 and 1 or 0) + (flags % 4 == O.STATE_DEAD and 6 or 0) -- FLAG_RECLAIMED, deadAt
+    local after_error = (flags >= 128 and 1 or 0) + (flags % 4 >= O.STATE_DEAD and 6 or 0) -- FLAG_RECLAIMED, deadAt or completedAt
     O.LAYOUT[flags] = { due, ready, priority, pos, flags % 128 >= 64, after_error } -- FLAG_ERROR
 end
 
@@ -151,7 +151,7 @@ end
 
 -- Writes a waiting or dead record (an in-flight task is stored as waiting: see above).
 function O.encode(r)
-    local state = r.state == O.STATE_DEAD and O.STATE_DEAD or O.STATE_WAITING
+    local state = (r.state == O.STATE_DEAD or r.state == O.STATE_COMPLETED) and r.state or O.STATE_WAITING
     local flags = state
     local parts = { '' }
     if r.priority ~= 0 then
@@ -178,7 +178,7 @@ function O.encode(r)
         flags = flags + O.FLAG_RECLAIMED
         parts[#parts + 1] = struct.pack('>B', r.cause)
     end
-    if state == O.STATE_DEAD then
+    if state ~= O.STATE_WAITING then
         parts[#parts + 1] = struct.pack('>I6', r.at)
     end
     parts[1] = struct.pack('>BI6I6', flags, r.seq, r.published)
