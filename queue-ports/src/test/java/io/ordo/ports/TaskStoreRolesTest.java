@@ -33,7 +33,8 @@ class TaskStoreRolesTest {
 
         assertThat(declaredBy).as("the 25 operations TaskStore had before it was split, the four of schedules,"
                 + " the four of consumer groups, the group a store serves, the trim of dead letters, the heartbeat"
-                + " with progress and the lease extension of task control, and the four task lists").hasSize(41);
+                + " with progress and the lease extension of task control, the four task lists, and the completion with"
+                + " results and their expiry").hasSize(43);
         assertThat(declaredBy).containsEntry("fireDueSchedules()", List.of("QueueMaintenance"))
                 .containsEntry("trimDeadLetters()", List.of("QueueMaintenance"))
                 .containsEntry("putSchedule(Schedule)", List.of("QueueSchedules"))

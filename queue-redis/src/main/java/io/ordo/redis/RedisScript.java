@@ -29,6 +29,10 @@ public enum RedisScript {
     CONSUME("consume"),
     /** Reply: per id the code of its {@link AckOutcome}. */
     ACK("ack", AckOutcome.LEASE_LOST, AckOutcome.ACKED),
+    /** Reply: as {@link #ACK}'s, or {-1, index, size, limit} when a result is over the queue's limit. */
+    COMPLETE("complete", AckOutcome.LEASE_LOST, AckOutcome.ACKED),
+    /** Reply: {deleted, 1 when more may be due}: called until none is. */
+    EXPIRE_COMPLETED("expire_completed"),
     /**
      * Reply: {@link ConsumeReply}, with after the server's now the number n of cancellations asked, its acks'
      * {@link AckOutcome} codes and the n ids of the tasks held whose cancellation was asked, before the tasks taken.
@@ -125,6 +129,10 @@ public enum RedisScript {
         static final int NOW = 0;
         static final int RECORD = 1;
         static final int HOLDER = 2;
+        /** A completed task's: until when it is kept. */
+        static final int KEPT_UNTIL = 2;
+        /** A completed task's: its result, possibly empty. */
+        static final int RESULT = 3;
 
         private GetReply() {
         }

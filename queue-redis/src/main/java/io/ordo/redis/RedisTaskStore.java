@@ -19,11 +19,21 @@ import io.ordo.ports.AckOutcome;
 import io.ordo.ports.AckedAndTaken;
 import io.ordo.ports.CancelOutcome;
 import io.ordo.ports.Clock;
+import io.ordo.ports.Completion;
+import io.ordo.ports.CompletionResults;
+import io.ordo.ports.ConsumeRequest;
+import io.ordo.ports.ConsumerHeartbeat;
+import io.ordo.ports.CursorPageRequest;
+import io.ordo.ports.DeadLetterFilter;
+import io.ordo.ports.DeadLetterMatches;
 import io.ordo.ports.DeadLetterPage;
+import io.ordo.ports.DeadLetterPageRequest;
 import io.ordo.ports.ExtendOutcome;
 import io.ordo.ports.FailOutcome;
+import io.ordo.ports.InFlightPage;
 import io.ordo.ports.LeaseControls;
 import io.ordo.ports.LeaseStatus;
+import io.ordo.ports.PartitionTasks;
 import io.ordo.ports.PublishOutcome;
 import io.ordo.ports.PublishReceipt;
 import io.ordo.ports.QueueInspection;
@@ -36,19 +46,11 @@ import io.ordo.ports.Rejection;
 import io.ordo.ports.ReleaseOutcome;
 import io.ordo.ports.ScheduleEntry;
 import io.ordo.ports.ScheduleFiring;
-import io.ordo.ports.TaskSnapshot;
-import io.ordo.ports.TaskStore;
-import io.ordo.ports.ConsumeRequest;
-import io.ordo.ports.ConsumerHeartbeat;
-import io.ordo.ports.CursorPageRequest;
-import io.ordo.ports.DeadLetterFilter;
-import io.ordo.ports.DeadLetterMatches;
-import io.ordo.ports.DeadLetterPageRequest;
-import io.ordo.ports.InFlightPage;
-import io.ordo.ports.PartitionTasks;
+import io.ordo.ports.TaskIds;
 import io.ordo.ports.TaskPage;
 import io.ordo.ports.TaskPageRequest;
-import io.ordo.ports.TaskIds;
+import io.ordo.ports.TaskSnapshot;
+import io.ordo.ports.TaskStore;
 import io.ordo.redis.RedisScript.ConsumeReply;
 import io.ordo.redis.RedisScript.GetReply;
 import io.ordo.redis.RedisScript.PublishReply;
@@ -226,6 +228,22 @@ public final class RedisTaskStore implements TaskStore {
 
     // ---------------------------------------------------------------- giving tasks back
 
+    /** One call: the results are checked against the queue's limit by the function, before anything is written. */
+    @Override
+    public Map<TaskId, AckOutcome> complete(ConsumerId consumer, Map<TaskId, byte[]> results) {
+        Validate.notNull("consumer", consumer);
+        Map<TaskId, byte[]> checked = CompletionResults.checked(results, QueueSettings.RESULT_LIMIT);
+        Args args = new Args().add(now()).add(consumer.value());
+        checked.forEach((id, result) -> args.add(id.value()).add(result));
+        List<Object> reply = run(RedisScript.COMPLETE, args);
+        if (!reply.isEmpty() && Replies.number(reply, 0) < 0) {
+            TaskId over = List.copyOf(checked.keySet()).get(Replies.integer(reply, 1));
+            throw new InvalidInputException("results[" + over.value() + "]", "is " + Replies.number(reply, 2)
+                    + " bytes, the queue keeps results of at most " + Replies.number(reply, 3) + " (maxResultBytes)");
+        }
+        return outcomes(List.copyOf(checked.keySet()), reply, RedisScript.COMPLETE, AckOutcome.class);
+    }
+
     @Override
     public Map<TaskId, AckOutcome> ack(ConsumerId consumer, Collection<TaskId> ids) {
         Validate.notNull("consumer", consumer);
@@ -337,6 +355,18 @@ public final class RedisTaskStore implements TaskStore {
 
     /** Calls trim_dead_letters until the caps delete no more: each call deletes a bounded chunk. */
     @Override
+    public long expireCompleted() {
+        long expired = 0;
+        while (true) {
+            List<Object> reply = run(RedisScript.EXPIRE_COMPLETED, new Args().add(now()));
+            expired += Replies.number(reply, 0);
+            if (Replies.number(reply, 1) == 0) {
+                return expired;
+            }
+        }
+    }
+
+    @Override
     public long trimDeadLetters() {
         long dropped = 0;
         while (true) {
@@ -366,10 +396,14 @@ public final class RedisTaskStore implements TaskStore {
         }
         long now = Replies.number(reply, GetReply.NOW);
         byte[] idBytes = Utf8.encode(id.value());
+        TaskRecords.Stored stored = TaskRecords.decode(idBytes, Replies.bytes(reply, GetReply.RECORD));
+        if (stored.state() == TaskRecords.STATE_COMPLETED) {
+            return Optional.of(TaskSnapshot.completed(stored.task(), new Completion(Instant.ofEpochMilli(stored.at()),
+                    Instant.ofEpochMilli(Replies.number(reply, GetReply.KEPT_UNTIL)), Replies.bytes(reply, GetReply.RESULT))));
+        }
         if (reply.size() > GetReply.HOLDER) {
             return Optional.of(TaskListReplies.held(idBytes, Replies.bytes(reply, GetReply.RECORD), reply, GetReply.HOLDER));
         }
-        TaskRecords.Stored stored = TaskRecords.decode(idBytes, Replies.bytes(reply, GetReply.RECORD));
         TaskState state = stored.state() == TaskRecords.STATE_DEAD ? TaskState.DEAD
                 : stored.task().isReadyAt(now) ? TaskState.PENDING : TaskState.DELAYED;
         return Optional.of(TaskSnapshot.unheld(stored.task(), state));
@@ -483,7 +517,8 @@ public final class RedisTaskStore implements TaskStore {
         return new QueueStats(Replies.number(r, 0), Replies.number(r, 1), Replies.number(r, 2), Replies.number(r, 3),
                 Replies.number(r, 4), Replies.number(r, 5), Replies.number(r, 6), Replies.number(r, 7),
                 Replies.number(r, 8), Replies.number(r, 9), Replies.number(r, 10), Replies.number(r, 11),
-                Replies.number(r, 12), Replies.number(r, 13), Replies.number(r, 15), Replies.number(r, 14) == 1);
+                Replies.number(r, 12), Replies.number(r, 13), Replies.number(r, 15), Replies.number(r, 14) == 1,
+                Replies.number(r, 16));
     }
 
     /**

@@ -17,30 +17,23 @@ import io.ordo.domain.TaskId;
 import io.ordo.domain.Validate;
 import io.ordo.ports.AckOutcome;
 import io.ordo.ports.CancelOutcome;
+import io.ordo.ports.CompletionResults;
+import io.ordo.ports.ConsumeRequest;
 import io.ordo.ports.ConsumerPresence;
 import io.ordo.ports.CursorPageRequest;
 import io.ordo.ports.DeadLetterFilter;
 import io.ordo.ports.DeadLetterMatches;
-import io.ordo.ports.CursorPageRequest;
-import io.ordo.ports.DeadLetterFilter;
-import io.ordo.ports.DeadLetterMatches;
 import io.ordo.ports.DeadLetterPage;
-import io.ordo.ports.InFlightPage;
-import io.ordo.ports.ListingCursor;
-import io.ordo.ports.PartitionTasks;
-import io.ordo.ports.TaskPage;
-import io.ordo.ports.TaskPageRequest;
-import io.ordo.ports.InFlightPage;
-import io.ordo.ports.ListingCursor;
-import io.ordo.ports.PartitionTasks;
-import io.ordo.ports.TaskPage;
-import io.ordo.ports.TaskPageRequest;
+import io.ordo.ports.DeadLetterPageRequest;
 import io.ordo.ports.ExtendOutcome;
 import io.ordo.ports.FailOutcome;
+import io.ordo.ports.InFlightPage;
 import io.ordo.ports.LeaseControls;
+import io.ordo.ports.ListingCursor;
 import io.ordo.ports.PartitionBacklog;
 import io.ordo.ports.PartitionBlock;
 import io.ordo.ports.PartitionLock;
+import io.ordo.ports.PartitionTasks;
 import io.ordo.ports.PublishOutcome;
 import io.ordo.ports.PublishReceipt;
 import io.ordo.ports.QueueInspection;
@@ -52,11 +45,11 @@ import io.ordo.ports.Rejection;
 import io.ordo.ports.ReleaseOutcome;
 import io.ordo.ports.ScheduleEntry;
 import io.ordo.ports.ScheduleFiring;
+import io.ordo.ports.TaskIds;
+import io.ordo.ports.TaskPage;
+import io.ordo.ports.TaskPageRequest;
 import io.ordo.ports.TaskSnapshot;
 import io.ordo.ports.TaskStore;
-import io.ordo.ports.ConsumeRequest;
-import io.ordo.ports.DeadLetterPageRequest;
-import io.ordo.ports.TaskIds;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -265,6 +258,18 @@ public final class ShardedTaskStore implements TaskStore {
         return settleLeases(ids, AckOutcome.LEASE_LOST, (store, part) -> store.ack(consumer, part));
     }
 
+    /** Routed as ack is; each shard checks the results it keeps against its settings. */
+    @Override
+    public Map<TaskId, AckOutcome> complete(ConsumerId consumer, Map<TaskId, byte[]> results) {
+        Validate.notNull("consumer", consumer);
+        Map<TaskId, byte[]> checked = CompletionResults.checked(results, QueueSettings.RESULT_LIMIT);
+        return settleLeases(checked.keySet(), AckOutcome.LEASE_LOST, (store, part) -> {
+            Map<TaskId, byte[]> ofShard = new LinkedHashMap<>();
+            part.forEach(id -> ofShard.put(id, checked.get(id)));
+            return store.complete(consumer, ofShard);
+        });
+    }
+
     @Override
     public Map<TaskId, RejectOutcome> reject(ConsumerId consumer, Collection<TaskId> ids, Rejection rejection) {
         Validate.notNull("consumer", consumer);
@@ -465,6 +470,11 @@ public final class ShardedTaskStore implements TaskStore {
         return shards.stream().mapToLong(TaskStore::trimDeadLetters).sum();
     }
 
+    @Override
+    public long expireCompleted() {
+        return shards.stream().mapToLong(TaskStore::expireCompleted).sum();
+    }
+
     // ---------------------------------------------------------------- cancel, get
 
     @Override
@@ -659,7 +669,8 @@ public final class ShardedTaskStore implements TaskStore {
                     Math.max(sum.oldestDueAgeMillis(), s.oldestDueAgeMillis()),
                     sum.publishedTotal() + s.publishedTotal(), sum.ackedTotal() + s.ackedTotal(),
                     sum.deadLetteredTotal() + s.deadLetteredTotal(),
-                    sum.deadLettersDroppedTotal() + s.deadLettersDroppedTotal(), sum.paused() || s.paused());
+                    sum.deadLettersDroppedTotal() + s.deadLettersDroppedTotal(), sum.paused() || s.paused(),
+                    sum.completed() + s.completed());
         }
         return sum;
     }

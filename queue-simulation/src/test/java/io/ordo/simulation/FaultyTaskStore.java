@@ -184,6 +184,16 @@ final class FaultyTaskStore implements TaskStore {
     }
 
     @Override
+    public Map<TaskId, AckOutcome> complete(ConsumerId consumer, Map<TaskId, byte[]> results) {
+        return delegate.complete(consumer, results);
+    }
+
+    @Override
+    public long expireCompleted() {
+        return delegate.expireCompleted();
+    }
+
+    @Override
     public long trimDeadLetters() {
         return delegate.trimDeadLetters();
     }

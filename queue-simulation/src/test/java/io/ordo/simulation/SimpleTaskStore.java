@@ -699,6 +699,20 @@ final class SimpleTaskStore implements TaskStore {
         return dropped;
     }
 
+    /** The simulation's steps keep no results (its settings never set a retention): an ack. */
+    @Override
+    public Map<TaskId, AckOutcome> complete(ConsumerId consumer, Map<TaskId, byte[]> results) {
+        if (settings.keepsResults()) {
+            throw new UnsupportedOperationException("the simulation's steps keep no results");
+        }
+        return ack(consumer, List.copyOf(results.keySet()));
+    }
+
+    @Override
+    public long expireCompleted() {
+        return 0; // nothing is kept (see complete)
+    }
+
     @Override
     public long trimDeadLetters() {
         return dropPastCaps(Long.MAX_VALUE, clock.millis());

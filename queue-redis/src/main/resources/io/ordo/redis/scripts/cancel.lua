@@ -1,13 +1,15 @@
 #!lua flags=allow-oom
 -- Deletes waiting tasks and dead letters; marks tasks in flight (docs/task-control.md): their holder learns
 -- it on its next heartbeat or fetch, and they end as cancelled when they leave its hands.
--- Reply: per id 1 cancelled, 2 cancellation asked (in flight), 0 unknown.
+-- A completed task kept with its result is deleted too. Reply: per id 1 cancelled, 2 cancellation asked (in
+-- flight), 0 unknown.
 local clock = ARGV[1]
 local FIRST_ID = 2
 
 local NOW = start(clock)
 O.verify_fixed()
 O.verify_control()
+O.verify_results()
 local records, waiting = {}, {}
 for i = FIRST_ID, #ARGV do
     local id = ARGV[i]
@@ -44,10 +46,12 @@ for i = FIRST_ID, #ARGV do
                 call('HINCRBY', K_STALE, r.code, 1)
             end
             leave_waiting(r)
+        elseif r.state == STATE_COMPLETED then
+            O.forget_completed({ id })
         else
             call('ZREM', K_DEAD, id)
         end
-        O.delete_records({ id })
+        if r.state ~= STATE_COMPLETED then O.delete_records({ id }) end
         reply[#reply + 1] = 1
     end
 end

@@ -9,7 +9,7 @@ O.ACK_CHUNK = 1000 -- ids per command: unpack has a limit, and a command stays s
 -- filled anew by each ack, with a count of its own: a list built per call grows through a rehash at every
 -- doubling.
 local acked_codes = {}
-function O.ack(consumer, ids, first, last, reply, before_writes)
+function O.ack(consumer, ids, first, last, reply, before_writes, results_by_id)
     local rcall = redis.call
     -- (read first: `meta` needs no probe); a group remembers ids in the queue's window once all are done
     local window = not O.K_SHARED and O.meta().dedup_window or 0
@@ -20,6 +20,8 @@ function O.ack(consumer, ids, first, last, reply, before_writes)
     local limits = O.limits()
     local counting = limits and limits.counting
     local done, remembered, seen = {}, {}, {}
+    local keeps = O.results().retention > 0
+    local done_leases = keeps and {} or nil -- (kept as completed: their leases count the delivery)
     -- with a cap: the partition of each task acked, from its lease; of those whose lease has no code
     -- (taken before the cap was set) from their records, read before they go
     local left, n_left, unplaced = acked_codes, 0, nil
@@ -36,6 +38,7 @@ function O.ack(consumer, ids, first, last, reply, before_writes)
             if lease and not seen[id] then -- an id named twice is acked once
                 seen[id] = true
                 done[#done + 1] = id
+                if keeps then done_leases[#done] = lease end
                 local mark = string.byte(lease, 1)
                 if mark == ORDERED_LEASE then
                     local code, m = O.lease_place(lease)
@@ -79,12 +82,13 @@ function O.ack(consumer, ids, first, last, reply, before_writes)
     end
     if before_writes then before_writes() end
     if window > 0 then rcall('ZREMRANGEBYSCORE', O.K_ACKED, '-inf', O.NOW) end
+    if keeps then O.keep_completed(consumer, done, done_leases, results_by_id) end
     for from = 1, #done, O.ACK_CHUNK do
         local to = math.min(from + O.ACK_CHUNK - 1, #done)
         rcall('HDEL', holding, unpack(done, from, to))
-        rcall('HDEL', O.K_TASKS, unpack(done, from, to))
+        if not keeps then rcall('HDEL', O.K_TASKS, unpack(done, from, to)) end
     end
-    O.release_shared(done, true)
+    if not keeps then O.release_shared(done, true) end
     O.uncontrol(done, 1, #done)
     -- an ordered partition's lock goes once the holder has nothing left of it
     for _, code in ipairs(codes) do

@@ -35,6 +35,8 @@ O.KINDS = {
     'inflight',      -- hash: partition code -> its tasks in flight, '' -> the queue's (while a cap is set)
     'buckets',       -- hash: the partitions' buckets before 2026-12-02 (now in `inflight`), deleted when limits change
     'throttled',     -- zset: partitions out of tokens, by when their next token comes
+    'completed',     -- zset: completed tasks kept with their results, by when they may go (results.lua)
+    'results',       -- hash: task id -> the result a completed task keeps, when not empty
     'control',       -- hash: task id -> its holder and last progress, for tasks in flight said more of (control.lua)
     'cancels',       -- hash: task id -> its holder, for tasks in flight whose cancellation was asked
     'deadlines',     -- zset: tasks in flight with a deadline of their own (own timeout, extension), by it
@@ -72,8 +74,8 @@ function O.begin(keys, any_group)
     O.PREFIX = set.prefix
     O.K_META, O.K_TASKS, O.K_READY, O.K_DELAYED, O.K_WAKE, O.K_BLOCKED, O.K_TURNS, O.K_PARKED, O.K_STALE,
         O.K_LOCKS, O.K_CONSUMERS, O.K_DEAD, O.K_ACKED, O.K_READYAT, O.K_READYAT_N, O.K_SIGNAL,
-        O.K_HEARTBEATS, O.K_LOCK_SINCE, O.K_INFLIGHT, O.K_BUCKETS, O.K_THROTTLED, O.K_CONTROL, O.K_CANCELS,
-        O.K_DEADLINES = unpack(set)
+        O.K_HEARTBEATS, O.K_LOCK_SINCE, O.K_INFLIGHT, O.K_BUCKETS, O.K_THROTTLED, O.K_COMPLETED, O.K_RESULTS,
+        O.K_CONTROL, O.K_CANCELS, O.K_DEADLINES = unpack(set)
     O.K_SHARED = set.shared
     O.records_shared = false
     O.meta_fields = nil
@@ -157,12 +159,16 @@ O.KIND_TYPES = {
     meta = 'hash', tasks = 'hash', ready = 'zset', delayed = 'zset', wake = 'zset', blocked = 'zset',
     turns = 'hash', parked = 'hash', stale = 'hash', locks = 'hash', consumers = 'zset', dead = 'zset',
     acked = 'zset', readyat = 'zset', ['readyat-count'] = 'hash', signal = 'list', heartbeats = 'hash',
-    ['lock-since'] = 'hash', inflight = 'hash', buckets = 'hash', throttled = 'zset', control = 'hash',
-    cancels = 'hash', deadlines = 'zset',
+    ['lock-since'] = 'hash', inflight = 'hash', buckets = 'hash', throttled = 'zset', completed = 'zset',
+    results = 'hash', control = 'hash', cancels = 'hash', deadlines = 'zset',
 }
 -- The keys of task control (control.lua): touched only while a task in flight is controlled, or a consume
 -- may give one its own deadline, and probed only then; a call that makes the first entry probes them itself.
 O.CONTROL_KIND_COUNT = 3 -- control, cancels, deadlines: the last of O.KINDS
+-- The keys of results kept (results.lua), before those of task control: touched only while the queue keeps
+-- results, and probed only then; the calls that work on completed tasks whatever the setting probe them
+-- themselves (expire, cancel).
+O.RESULT_KIND_COUNT = 2
 O.TYPE_PROBES = { hash = 'HEXISTS', zset = 'ZCARD', list = 'LLEN' }
 
 -- Returns what the probe read (a list's length, a sorted set's size), or nil when the key was checked before.
@@ -190,15 +196,22 @@ function O.verify_fixed(skip)
     local set = O.key_sets[O.K_META]
     local limits = O.limits()
     local kinds = O.KINDS
-    local last = #kinds -- the kinds of task control are the last ones
-    if not (O.controlled() or O.counter('ownTimeouts') > 0) then last = last - O.CONTROL_KIND_COUNT end
-    for i = 1, last do
+    -- the kinds of results, then those of task control, are the last ones
+    for i = 1, #kinds - O.CONTROL_KIND_COUNT - O.RESULT_KIND_COUNT do
         local kind = kinds[i]
         local used_by = O.LIMIT_KINDS[kind]
         if not (skip and skip[kind]) and (not used_by or limits and limits[used_by]) then
             O.verify(set[i], O.KIND_TYPES[kind])
         end
     end
+    if O.results().retention > 0 then O.verify_results() end
+    if O.controlled() or O.counter('ownTimeouts') > 0 then O.verify_control() end
+end
+
+-- The keys of results kept, before a call writes or deletes in them.
+function O.verify_results()
+    O.verify(O.K_COMPLETED, 'zset')
+    O.verify(O.K_RESULTS, 'hash')
 end
 
 -- The keys of task control, before a call writes the first entry.

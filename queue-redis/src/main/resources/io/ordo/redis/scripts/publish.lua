@@ -35,7 +35,7 @@ local grouped = mask ~= 0
 local function bind(meta)
     K_META, K_TASKS, K_READY, K_DELAYED, K_WAKE, K_BLOCKED, K_TURNS, K_PARKED, K_STALE, K_LOCKS, K_CONSUMERS,
         K_DEAD, K_ACKED, K_READYAT, K_READYAT_N, K_SIGNAL, K_HEARTBEATS, K_LOCK_SINCE, K_INFLIGHT, K_BUCKETS,
-        K_THROTTLED, K_CONTROL, K_CANCELS, K_DEADLINES = unpack(O.begin({ meta }))
+        K_THROTTLED, K_COMPLETED, K_RESULTS, K_CONTROL, K_CANCELS, K_DEADLINES = unpack(O.begin({ meta }))
 end
 
 -- Each task's priority, delay and partition, read from its blob once for every view; and whether a task has

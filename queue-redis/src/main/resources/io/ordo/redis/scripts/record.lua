@@ -2,6 +2,7 @@
 
 -- A task's state and the flags of its record's optional fields: O.STATE_* and O.FLAG_*, Java's (LuaConstants).
 local STATE_WAITING = O.STATE_WAITING
+local STATE_COMPLETED = O.STATE_COMPLETED
 local FLAG_ERROR = O.FLAG_ERROR
 local FLAG_READY = O.FLAG_READY
 local FLAG_DUE = O.FLAG_DUE

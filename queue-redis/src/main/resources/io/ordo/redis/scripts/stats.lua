@@ -1,6 +1,7 @@
 #!lua flags=no-writes
 -- Counts and lag. Reply: {ready, delayed, in flight, dead, active partitions, locked, blocked, capped,
--- throttled, live consumers, oldest due age, published, acked, dead-lettered, paused, dead letters dropped}.
+-- throttled, live consumers, oldest due age, published, acked, dead-lettered, paused, dead letters dropped,
+-- completed tasks kept}.
 local clock = ARGV[1]
 
 local NOW = start(clock)
@@ -36,5 +37,5 @@ return {
     call('HLEN', K_LOCKS), call('ZCOUNT', K_BLOCKED, '(' .. int(NOW), '+inf'), capped, throttled,
     call('ZCOUNT', K_CONSUMERS, '(' .. int(NOW), '+inf'), lag,
     counter('publishedTotal'), counter('ackedTotal'), counter('deadLetteredTotal'),
-    settings().paused and 1 or 0, counter('deadLettersDroppedTotal'),
+    settings().paused and 1 or 0, counter('deadLettersDroppedTotal'), call('ZCARD', K_COMPLETED),
 }

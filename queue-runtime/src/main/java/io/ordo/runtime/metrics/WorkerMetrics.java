@@ -111,7 +111,7 @@ public final class WorkerMetrics implements WorkerListener {
 
     @Override
     public void handlerFinished(Lease lease, Outcome outcome, Throwable error, Duration took) {
-        boolean success = outcome instanceof Outcome.Success;
+        boolean success = outcome.isSuccess();
         (success ? succeeded : failed).record(took);
         if (error != null && outcome instanceof Outcome.RetryAfter) {
             failedWithError.increment();

@@ -17,6 +17,16 @@ public sealed interface Outcome {
         return Success.INSTANCE;
     }
 
+    /**
+     * Done, with a result: while the queue keeps results ({@code resultRetention}, docs/task-control.md), the
+     * completed task keeps it, encoded with the worker's codec (a routing worker's: the route's), for
+     * {@code get} to show; else it is dropped. An ack with a result is a store call of its own (a plain
+     * {@link #success()} rides on the next fetch).
+     */
+    static Outcome success(Object result) {
+        return new Result(Validate.notNull("result", result));
+    }
+
     /** Try again after {@code delay} (instead of the worker's backoff); the attempt counts. */
     static Outcome retryAfter(Duration delay, String reason) {
         return new RetryAfter(delay, reason);
@@ -44,9 +54,22 @@ public sealed interface Outcome {
         return new PassOn(after, reason);
     }
 
+    /** Whether this outcome says the handler did its work (with a result or without). */
+    default boolean isSuccess() {
+        return this instanceof Success || this instanceof Result;
+    }
+
     /** The handler did its work. */
     enum Success implements Outcome {
         INSTANCE
+    }
+
+    /** The handler did its work and has a result to keep: a value, or its bytes once the worker encoded it. */
+    record Result(Object value) implements Outcome {
+        /** This result as bytes, with {@code codec} unless it is bytes already. */
+        Result encoded(io.ordo.ports.PayloadCodec codec) {
+            return value instanceof byte[] ? this : new Result(codec.encode(value));
+        }
     }
 
     record RetryAfter(Duration delay, String reason) implements Outcome {

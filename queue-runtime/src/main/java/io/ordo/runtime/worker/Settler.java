@@ -101,6 +101,16 @@ final class Settler {
             // ordered batch runs only once this ack is known to have gone through
             return rest.isEmpty() || ack.settled().join() || returnQueued(rest);
         }
+        if (outcome instanceof Outcome.Result result) {
+            Map<TaskId, AckOutcome> acked = call(() -> store.complete(lease.consumer(),
+                    Map.of(lease.id(), (byte[]) result.value())));
+            if (acked == null) {
+                return unsettled(task);
+            }
+            boolean done = acked.get(lease.id()) == AckOutcome.ACKED;
+            settled(task, done ? Settlement.PROCESSED : Settlement.LEASE_LOST);
+            return done || returnQueued(rest);
+        }
         if (outcome instanceof Outcome.Fail fail) {
             Map<TaskId, FailOutcome> failed = call(() -> store.fail(lease.consumer(), List.of(lease.id()), fail.reason()));
             if (failed == null) {

@@ -74,7 +74,8 @@ public final class TaskRouter implements TaskHandler<byte[]> {
                 return Outcome.fail("cannot decode the payload as " + payloadClass.getName() + ": "
                         + Text.withUnpairedSurrogatesReplaced(BackendStatus.oneLine(e)));
             }
-            return handler.handle(value, context);
+            Outcome outcome = handler.handle(value, context);
+            return outcome instanceof Outcome.Result result ? result.encoded(codec) : outcome; // the route's codec
         }
     }
 

@@ -159,7 +159,7 @@ final class TaskRunner<T> {
             if (outcome == null) {
                 throw new IllegalStateException("the handler returned no outcome; return Outcome.success() when done");
             }
-            return HandlerResult.returned(outcome);
+            return HandlerResult.returned(outcome instanceof Outcome.Result result ? result.encoded(codec) : outcome);
         } catch (UndecodablePayload e) {
             failures.failed(lease, e.getCause(), "its payload cannot be decoded as " + type.getName()
                     + ", so it becomes a dead letter");

@@ -198,6 +198,16 @@ final class FaultyTaskStore implements TaskStore {
     }
 
     @Override
+    public long expireCompleted() {
+        return call(delegate::expireCompleted);
+    }
+
+    @Override
+    public Map<TaskId, AckOutcome> complete(ConsumerId consumer, Map<TaskId, byte[]> results) {
+        return call(() -> delegate.complete(consumer, results));
+    }
+
+    @Override
     public Map<TaskId, CancelOutcome> cancel(Collection<TaskId> ids) {
         return call(() -> delegate.cancel(ids));
     }

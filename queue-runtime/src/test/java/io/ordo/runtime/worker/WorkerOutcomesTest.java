@@ -4,14 +4,18 @@ import io.ordo.domain.DeadLetter;
 import io.ordo.domain.NewTask;
 import io.ordo.domain.Partition;
 import io.ordo.domain.RetryPolicy;
+import io.ordo.domain.TaskId;
 import io.ordo.domain.TaskState;
+import io.ordo.ports.TaskSnapshot;
 import io.ordo.runtime.Publication;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.random.RandomGenerator;
 import java.util.random.RandomGeneratorFactory;
@@ -44,6 +48,21 @@ class WorkerOutcomesTest {
         assertThat(seen).containsExactly("mail-1 attempt 1 in emails");
         assertThat(harness.isGone("mail-1")).isTrue();
         assertThat(harness.store.stats().ackedTotal()).isEqualTo(1);
+    }
+
+    @Test
+    void a_result_is_kept_with_the_completed_task_encoded_by_the_worker_s_codec_while_the_queue_keeps_results() {
+        harness.store.configure(harness.store.settings().toBuilder().resultRetention(Duration.ofHours(1)).build());
+        harness.publish(EMAILS, "mail-1");
+
+        harness.start((payload, context) -> Outcome.success(Map.of("sent", payload)));
+
+        Eventually.until("mail-1 is processed", () -> harness.events.count(Settlement.PROCESSED) == 1);
+        TaskSnapshot completed = harness.store.get(TaskId.of("mail-1")).orElseThrow();
+        assertThat(completed.state()).isEqualTo(TaskState.COMPLETED);
+        assertThat(new String(completed.completion().orElseThrow().result(), StandardCharsets.UTF_8))
+                .isEqualTo("{\"sent\":\"mail-1\"}");
+        assertThat(harness.store.stats().completed()).isEqualTo(1);
     }
 
     @Test
