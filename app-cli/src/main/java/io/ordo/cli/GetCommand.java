@@ -54,6 +54,11 @@ final class GetCommand extends QueueCommand {
         PrintWriter out = out();
         row(out, "id", task.id().value());
         row(out, "state", Labels.of(snapshot.state()) + snapshot.holder().map(holder -> " (held by " + holder + ")").orElse(""));
+        snapshot.completion().ifPresent(completion -> {
+            row(out, "completed", completion.completedAt().toString());
+            row(out, "kept until", completion.keptUntil().toString());
+            row(out, "result", new String(completion.result(), UTF_8));
+        });
         snapshot.lease().ifPresent(lease -> {
             row(out, "leased", lease.leasedAt().toString());
             row(out, "deadline", lease.deadline().map(Instant::toString).orElse("none (taken back only if its worker dies)"));

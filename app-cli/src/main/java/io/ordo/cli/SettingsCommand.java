@@ -86,6 +86,15 @@ final class SettingsCommand extends QueueCommand {
                     + " 0 turns it off (the default).")
     Duration deadLetterMaxAge;
 
+    @Option(names = "--result-retention", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "How long an acked task is kept as completed, with its result, for get to show"
+                    + " (docs/task-control.md); 0 turns it off (the default: an ack deletes).")
+    Duration resultRetention;
+
+    @Option(names = "--max-result-bytes", paramLabel = "N",
+            description = "The largest result a completed task keeps (default 16384, at most 1 MiB).")
+    Integer maxResultBytes;
+
     private static final Pattern RATE = Pattern.compile("(\\d{1,9})/([^:]+)(?::(\\d{1,9}))?");
 
     @Override
@@ -132,6 +141,12 @@ final class SettingsCommand extends QueueCommand {
             if (deadLetterMaxAge != null) {
                 changed.deadLetterMaxAge(deadLetterMaxAge);
             }
+            if (resultRetention != null) {
+                changed.resultRetention(resultRetention);
+            }
+            if (maxResultBytes != null) {
+                changed.maxResultBytes(maxResultBytes);
+            }
             QueueSettings next = changed.build(); // validates every field before anything is stored
             store.configure(next);
             return next;
@@ -144,7 +159,7 @@ final class SettingsCommand extends QueueCommand {
         out.printf("  %-20s %s%n", "dedup window", settings.hasDedupWindow() ? millis(settings.dedupWindow()) : "off");
         out.printf("  %-20s %d%n", "max payload bytes", settings.maxPayloadBytes());
         printFlowLimits(out, settings);
-        printDeadLetterCaps(out, settings);
+        printRetention(out, settings);
         return done();
     }
 
@@ -160,12 +175,19 @@ final class SettingsCommand extends QueueCommand {
         }
     }
 
-    /** The caps on the dead letters, when the queue has any (ordo settings and ordo stats print them alike). */
-    static void printDeadLetterCaps(PrintWriter out, QueueSettings settings) {
+    /**
+     * What the queue keeps within bounds: the caps on its dead letters and its results, when set (ordo settings
+     * and ordo stats print them alike).
+     */
+    static void printRetention(PrintWriter out, QueueSettings settings) {
         if (settings.hasDeadLetterCaps()) {
             out.printf("  %-20s %s%n", "dead letter cap", cap(settings.deadLetterMaxCount()));
             out.printf("  %-20s %s%n", "dead letter max age",
                     settings.deadLetterMaxAge().isZero() ? "off" : millis(settings.deadLetterMaxAge()));
+        }
+        if (settings.keepsResults()) {
+            out.printf("  %-20s %s%n", "result retention", millis(settings.resultRetention()));
+            out.printf("  %-20s %s%n", "max result bytes", settings.maxResultBytes());
         }
     }
 
@@ -173,7 +195,8 @@ final class SettingsCommand extends QueueCommand {
         return maxAttempts != null || processingTimeout != null || heartbeatTtl != null || dedupWindow != null
                 || maxPayloadBytes != null || partitionConcurrency != null || partitionConcurrencyOverrides != null
                 || queueConcurrency != null || queueRateLimit != null || partitionRateLimit != null
-                || deadLetterMaxCount != null || deadLetterMaxAge != null;
+                || deadLetterMaxCount != null || deadLetterMaxAge != null || resultRetention != null
+                || maxResultBytes != null;
     }
 
     /** The current overrides with those given: CODE=N sets one, CODE=0 removes it. */

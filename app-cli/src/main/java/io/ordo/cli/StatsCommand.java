@@ -47,12 +47,15 @@ final class StatsCommand extends QueueCommand {
         row(out, "published total", stats.publishedTotal());
         row(out, "acked total", stats.ackedTotal());
         row(out, "dead-lettered total", stats.deadLetteredTotal());
+        if (settings.keepsResults() || stats.completed() > 0) {
+            row(out, "completed (kept)", stats.completed());
+        }
         if (settings.hasDeadLetterCaps() || stats.deadLettersDroppedTotal() > 0) { // only the caps drop any
             row(out, "dead letters dropped", stats.deadLettersDroppedTotal());
         }
         out.printf("  %-20s %s%n", "paused", stats.paused() ? "yes" : "no");
         SettingsCommand.printFlowLimits(out, settings);
-        SettingsCommand.printDeadLetterCaps(out, settings);
+        SettingsCommand.printRetention(out, settings);
         return done();
     }
 

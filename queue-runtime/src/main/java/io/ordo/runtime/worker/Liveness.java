@@ -168,6 +168,11 @@ final class Liveness {
             if (dropped > 0) {
                 log.info("queue {}: deleted {} dead letter(s) past the queue's caps", queue, dropped);
             }
+            // completed tasks kept past the queue's result retention: as many workers as there are may expire them
+            long expired = maintenance.expireCompleted();
+            if (expired > 0) {
+                log.debug("queue {}: deleted {} completed task(s) past the result retention", queue, expired);
+            }
             // the queue's schedules fire with the reaper: every worker fires them, the store lets one firing win
             ScheduleFiring fired = maintenance.fireDueSchedules();
             if (fired.tasksCreated() > 0) {

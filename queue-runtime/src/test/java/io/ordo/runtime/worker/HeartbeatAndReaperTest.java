@@ -86,4 +86,23 @@ class HeartbeatAndReaperTest {
         assertThat(harness.get("young").state()).isEqualTo(TaskState.DEAD);
         assertThat(harness.store.stats().deadLettersDroppedTotal()).isEqualTo(1);
     }
+
+    @Test
+    void the_reaper_deletes_the_completed_tasks_past_the_result_retention() {
+        harness.store.configure(QueueSettings.builder().resultRetention(Duration.ofMinutes(1)).build());
+        harness.publish(Partition.regular("reports"), "old", "young");
+        ConsumerId operator = ConsumerId.of("operator");
+        harness.store.consume(operator, 1, Duration.ZERO);
+        harness.store.ack(operator, List.of(TaskId.of("old")));
+        harness.clock.advance(Duration.ofSeconds(45));
+        harness.store.consume(operator, 1, Duration.ZERO);
+        harness.store.ack(operator, List.of(TaskId.of("young")));
+        harness.start((payload, context) -> Outcome.success());
+        assertThat(harness.store.stats().completed()).as("the reaper's first run, at start: none a minute old").isEqualTo(2);
+
+        scheduler.advance(Duration.ofSeconds(20)); // two more runs: old was kept a minute by the second
+
+        Eventually.until("old is deleted", () -> harness.store.get(TaskId.of("old")).isEmpty());
+        assertThat(harness.get("young").state()).isEqualTo(TaskState.COMPLETED);
+    }
 }
