@@ -70,7 +70,7 @@ class HungHandlerTest {
                 // the worker gives up on its own clock, from when it received the task: a little after the server's
                 // reaper (which may already have dead-lettered the last run) — wait for it, bounded
                 long gaveUp = Drill.awaitCount(Duration.ofSeconds(10), MAX_ATTEMPTS,
-                        () -> worker.err().stream().filter(line -> line.contains("giving up on it")).count());
+                        () -> worker.err().stream().filter(line -> line.contains("gave up on it")).count());
                 Drill.figures("hung handler %s: processing timeout %d ms, maxAttempts %d: %d runs of it, each given up"
                                 + " (thread replaced) by the one worker, dead letter %.1f s after it first began; its ordered"
                                 + " partition stalled %.1f s; queue drained in %.1f s; %d tasks done afterwards on the same worker",
