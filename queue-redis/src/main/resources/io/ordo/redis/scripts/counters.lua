@@ -118,13 +118,20 @@ function O.dead_caps()
 end
 
 -- The results the queue keeps (docs/task-control.md, "Results"): {retention = ms (0: none), max_bytes}.
+O.NO_RESULTS = nil -- { retention = 0, max_bytes = the default }, made at the first call (LuaConstants come later)
 function O.results()
     local m = O.meta()
-    if m.results == nil then
-        local retention, max_bytes = string.match(m.results_text or '', '^(%d+):(%d+)$')
-        m.results = { retention = tonumber(retention) or 0, max_bytes = tonumber(max_bytes) or O.DEFAULT_MAX_RESULT_BYTES }
+    local results = m.results
+    if results then return results end
+    if not m.results_text then -- the usual case: one table for every call
+        results = O.NO_RESULTS or { retention = 0, max_bytes = O.DEFAULT_MAX_RESULT_BYTES }
+        O.NO_RESULTS = results
+    else
+        local retention, max_bytes = string.match(m.results_text, '^(%d+):(%d+)$')
+        results = { retention = tonumber(retention) or 0, max_bytes = tonumber(max_bytes) or O.DEFAULT_MAX_RESULT_BYTES }
     end
-    return m.results
+    m.results = results
+    return results
 end
 
 function O.counter(field)
