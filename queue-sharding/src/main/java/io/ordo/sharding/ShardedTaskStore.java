@@ -258,11 +258,15 @@ public final class ShardedTaskStore implements TaskStore {
         return settleLeases(ids, AckOutcome.LEASE_LOST, (store, part) -> store.ack(consumer, part));
     }
 
-    /** Routed as ack is; each shard checks the results it keeps against its settings. */
+    /**
+     * Routed as ack is. The results are checked against the queue's limit before any shard is called (every
+     * shard has the queue's settings): a shard refusing one after another acked its own would half-write.
+     */
     @Override
     public Map<TaskId, AckOutcome> complete(ConsumerId consumer, Map<TaskId, byte[]> results) {
         Validate.notNull("consumer", consumer);
         Map<TaskId, byte[]> checked = CompletionResults.checked(results, QueueSettings.RESULT_LIMIT);
+        CompletionResults.checked(checked, settings().maxResultBytes());
         return settleLeases(checked.keySet(), AckOutcome.LEASE_LOST, (store, part) -> {
             Map<TaskId, byte[]> ofShard = new LinkedHashMap<>();
             part.forEach(id -> ofShard.put(id, checked.get(id)));
