@@ -32,7 +32,6 @@ import io.ordo.ports.ExtendOutcome;
 import io.ordo.ports.FailOutcome;
 import io.ordo.ports.InFlightPage;
 import io.ordo.ports.LeaseControls;
-import io.ordo.ports.LeaseStatus;
 import io.ordo.ports.PartitionTasks;
 import io.ordo.ports.PublishOutcome;
 import io.ordo.ports.PublishReceipt;
@@ -55,7 +54,6 @@ import io.ordo.redis.RedisScript.ConsumeReply;
 import io.ordo.redis.RedisScript.GetReply;
 import io.ordo.redis.RedisScript.PublishReply;
 import io.ordo.redis.RedisScript.ReclaimReply;
-import io.ordo.schedules.ScheduleSlots;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -85,6 +83,8 @@ public final class RedisTaskStore implements TaskStore {
     private final KeySchema queueKeys;
     private final ScriptExecutor executor;
     private final Clock clockOverride;
+    private final RedisConsumerGroups consumerGroups;
+    private final RedisSchedules schedules;
 
     /**
      * @param clockOverride null in production (scripts read the server's {@code TIME}); a clock for
@@ -100,6 +100,8 @@ public final class RedisTaskStore implements TaskStore {
         this.queueKeys = keys.queueKeys();
         this.executor = Validate.notNull("executor", executor);
         this.clockOverride = clockOverride;
+        this.consumerGroups = new RedisConsumerGroups(keys.queue(), this::runOnQueue, this::now);
+        this.schedules = new RedisSchedules(this::runOnQueue, this::now);
     }
 
     @Override
@@ -609,161 +611,48 @@ public final class RedisTaskStore implements TaskStore {
         return executor.run(script, queueKeys, args.toArray());
     }
 
-    // ---------------------------------------------------------------- consumer groups
+    // ---------------------------------------------------------------- consumer groups (RedisConsumerGroups)
 
     @Override
     public boolean createGroup(GroupName group) {
-        Validate.notNull("group", group);
-        return createGroup(group, "");
+        return consumerGroups.create(group);
     }
 
-    /** Creates the group, then copies the backlog of the group named, a bounded page per call. */
     @Override
     public boolean createGroup(GroupName group, GroupName backlogOf) {
-        Validate.notNull("group", group);
-        Validate.notNull("backlogOf", backlogOf);
-        if (backlogOf.equals(group)) {
-            throw new InvalidInputException("backlogOf", "must name another group than the one created");
-        }
-        if (!createGroup(group, backlogOf.value())) {
-            return false;
-        }
-        String cursor = "0";
-        do {
-            List<Object> reply = runOnQueue(RedisScript.GROUP_COPY,
-                    new Args().add(now()).add(group.value()).add(backlogOf.value()).add(cursor));
-            cursor = Replies.text(reply, 0);
-        } while (!cursor.equals("0"));
-        return true;
-    }
-
-    private boolean createGroup(GroupName group, String backlogOf) {
-        while (true) {
-            long reply = Replies.number(runOnQueue(RedisScript.GROUP_CREATE,
-                    new Args().add(now()).add(group.value()).add(MAX_GROUPS).add(backlogOf)), 0);
-            if (reply == -3) {
-                throw new InvalidInputException("backlogOf", "queue " + queue() + " has no consumer group " + backlogOf);
-            }
-            if (reply == -1) {
-                throw new InvalidInputException("group", "queue " + queue() + " has " + MAX_GROUPS
-                        + " consumer groups, the most it may have");
-            }
-            if (reply != -2) {
-                return reply == 1;
-            }
-            deleteGroupKeys(group); // an earlier deletion of a group of that name stopped before its end
-        }
+        return consumerGroups.create(group, backlogOf);
     }
 
     @Override
     public List<GroupName> groups() {
-        List<Object> reply = runOnQueue(RedisScript.GROUPS, new Args().add(now()));
-        List<GroupName> names = new ArrayList<>(reply.size());
-        for (int i = 0; i < reply.size(); i++) {
-            names.add(GroupName.of(Replies.text(reply, i)));
-        }
-        return names;
+        return consumerGroups.list();
     }
 
     @Override
     public boolean deleteGroup(GroupName group) {
-        Validate.notNull("group", group);
-        return deleteGroupKeys(group);
+        return consumerGroups.delete(group);
     }
 
-    /** Deletes the group's keys a bounded chunk per call; whether the queue listed the group. */
-    private boolean deleteGroupKeys(GroupName group) {
-        boolean listed = false;
-        while (true) {
-            List<Object> reply = runOnQueue(RedisScript.GROUP_DELETE, new Args().add(now()).add(group.value()));
-            listed |= Replies.number(reply, 0) == 1;
-            if (Replies.number(reply, 1) == 1) {
-                return listed;
-            }
-        }
-    }
-
-    // ---------------------------------------------------------------- schedules
+    // ---------------------------------------------------------------- schedules (RedisSchedules)
 
     @Override
     public boolean putSchedule(Schedule schedule) {
-        ScheduleSlots.check(Validate.notNull("schedule", schedule));
-        Args args = new Args().add(now()).add(schedule.id()).add(ScheduleRecords.definition(schedule))
-                .add(schedule.start() == null ? "" : Long.toString(schedule.start().toEpochMilli()))
-                .add(MAX_SCHEDULES);
-        long reply = Replies.number(runOnQueue(RedisScript.SCHEDULE_PUT, args), 0);
-        if (reply < 0) {
-            throw new InvalidInputException("schedule", "a queue keeps at most " + MAX_SCHEDULES + " schedules");
-        }
-        return reply == 1;
+        return schedules.put(schedule);
     }
 
     @Override
     public boolean removeSchedule(String id) {
-        Validate.text("id", id, Schedule.MAX_ID_LENGTH);
-        return Replies.number(runOnQueue(RedisScript.SCHEDULE_REMOVE, new Args().add(now()).add(id)), 0) == 1;
+        return schedules.remove(id);
     }
 
     @Override
     public List<ScheduleEntry> schedules() {
-        List<Object> reply = runOnQueue(RedisScript.SCHEDULES, new Args().add(now()));
-        return entries(reply);
+        return schedules.list();
     }
 
-    private static List<ScheduleEntry> entries(List<Object> reply) {
-        List<ScheduleEntry> entries = new ArrayList<>();
-        for (int i = 1; i + 1 < reply.size(); i += 2) {
-            entries.add(ScheduleRecords.decode(Replies.text(reply, i), Replies.bytes(reply, i + 1)));
-        }
-        entries.sort(java.util.Comparator.comparing(entry -> entry.schedule().id()));
-        return entries;
-    }
-
-    /** Each schedule's id and the digest of the definition the reply holds, for fire_schedule's check. */
-    private static Map<String, String> digests(List<Object> reply) {
-        Map<String, String> digests = new java.util.HashMap<>();
-        for (int i = 1; i + 1 < reply.size(); i += 2) {
-            digests.put(Replies.text(reply, i), ScheduleRecords.definitionDigest(Replies.bytes(reply, i + 1)));
-        }
-        return digests;
-    }
-
-    /**
-     * Reads the schedules and the server's now, works out each one's due slots in Java, and fires each
-     * schedule with one call that publishes its slots and advances its last slot if no other firer did first.
-     */
     @Override
     public ScheduleFiring fireDueSchedules() {
-        List<Object> read = runOnQueue(RedisScript.SCHEDULES, new Args().add(now()));
-        long serverNow = Replies.number(read, 0);
-        Map<String, String> digests = digests(read);
-        ScheduleFiring firing = ScheduleFiring.NONE;
-        for (ScheduleEntry entry : entries(read)) {
-            Optional<ScheduleSlots.Due> due = ScheduleSlots.due(entry.schedule(), entry.anchorMillis(),
-                    entry.lastSlotMillis(), serverNow);
-            if (due.isEmpty()) {
-                continue;
-            }
-            Args args = new Args().add(now()).add(entry.schedule().id()).add(entry.lastSlotMillis())
-                    .add(due.get().newLast()).add(digests.get(entry.schedule().id()));
-            for (long slot : due.get().slots()) {
-                NewTask task = entry.schedule().taskOf(slot);
-                args.add(task.id().value()).add(TaskRecords.publishBlob(task));
-            }
-            List<Object> reply = runOnQueue(RedisScript.FIRE_SCHEDULE, args);
-            if (Replies.number(reply, PublishReply.STATUS) != PublishReply.ACCEPTED) {
-                continue; // handled by another firer, replaced, or over the queue's payload limit: the slots wait
-            }
-            int created = 0;
-            for (int i = PublishReply.FIRST_OUTCOME; i < reply.size(); i++) {
-                if (RedisScript.FIRE_SCHEDULE.outcome(PublishOutcome.class, Replies.number(reply, i))
-                        == PublishOutcome.CREATED) {
-                    created++;
-                }
-            }
-            firing = firing.plus(ScheduleFiring.ofOne(created, due.get().missed()));
-        }
-        return firing;
+        return schedules.fireDue();
     }
 
     /** The override clock's now, or empty: the scripts then read the server's TIME. */
