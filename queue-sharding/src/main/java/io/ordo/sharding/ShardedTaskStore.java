@@ -12,7 +12,6 @@ import io.ordo.domain.PublishRules;
 import io.ordo.domain.QueueName;
 import io.ordo.domain.QueueSettings;
 import io.ordo.domain.Schedule;
-import io.ordo.domain.Task;
 import io.ordo.domain.TaskId;
 import io.ordo.domain.Validate;
 import io.ordo.ports.AckOutcome;
@@ -20,7 +19,6 @@ import io.ordo.ports.CancelOutcome;
 import io.ordo.ports.CompletionResults;
 import io.ordo.ports.ConsumeRequest;
 import io.ordo.ports.ConsumerPresence;
-import io.ordo.ports.CursorPageRequest;
 import io.ordo.ports.DeadLetterFilter;
 import io.ordo.ports.DeadLetterMatches;
 import io.ordo.ports.DeadLetterPage;
@@ -29,7 +27,6 @@ import io.ordo.ports.ExtendOutcome;
 import io.ordo.ports.FailOutcome;
 import io.ordo.ports.InFlightPage;
 import io.ordo.ports.LeaseControls;
-import io.ordo.ports.ListingCursor;
 import io.ordo.ports.PartitionBacklog;
 import io.ordo.ports.PartitionBlock;
 import io.ordo.ports.PartitionLock;
@@ -47,7 +44,6 @@ import io.ordo.ports.ScheduleEntry;
 import io.ordo.ports.ScheduleFiring;
 import io.ordo.ports.TaskIds;
 import io.ordo.ports.TaskPage;
-import io.ordo.ports.TaskPageRequest;
 import io.ordo.ports.TaskSnapshot;
 import io.ordo.ports.TaskStore;
 
@@ -107,6 +103,7 @@ public final class ShardedTaskStore implements TaskStore {
     private final QueueName queue;
     private final List<TaskStore> shards;
     private final ShardWaits waits;
+    private final ShardedTaskLists lists;
     private final int routeCapacity;
     /** What made this store, for the stores of its groups. */
     private final Builder builder;
@@ -128,6 +125,7 @@ public final class ShardedTaskStore implements TaskStore {
                     : builder.groupSource.shard(builder.queue, i, group)));
         }
         this.shards = List.copyOf(stores);
+        this.lists = new ShardedTaskLists(shards, this::shardOf);
         this.routeCapacity = builder.routeCapacity;
         this.waits = new ShardWaits(shards.size(), builder.wakeInterval,
                 (shard, consumer, max, slice) -> remember(shard, shards.get(shard).consume(consumer, max, slice)),
@@ -558,100 +556,26 @@ public final class ShardedTaskStore implements TaskStore {
         return shards.stream().mapToLong(TaskStore::purgeAllDeadLetters).sum();
     }
 
-    // ---------------------------------------------------------------- task lists
+    // ---------------------------------------------------------------- task lists (ShardedTaskLists)
 
     @Override
     public PartitionTasks partitionTasks(Partition partition, int offset, int limit) {
-        Validate.notNull("partition", partition);
-        new TaskPageRequest(offset, limit);
-        return shards.get(shardOf(partition)).partitionTasks(partition, offset, limit);
+        return lists.partitionTasks(partition, offset, limit);
     }
 
-    /**
-     * The shards' tasks not ready yet merged in {@link #DELAYED_ORDER}: reads up to {@code offset + limit} of
-     * each shard's first, a page of {@value #MAX_PAGE} at a time. Read shard by shard, not in one step.
-     */
     @Override
     public TaskPage delayedTasks(int offset, int limit) {
-        TaskPageRequest page = new TaskPageRequest(offset, limit);
-        List<Task> merged = new ArrayList<>();
-        long total = 0;
-        Instant readAt = Instant.EPOCH;
-        for (TaskStore shard : shards) {
-            int read = 0;
-            TaskPage part;
-            do {
-                part = shard.delayedTasks(read, Math.min(MAX_PAGE, page.end() - read));
-                merged.addAll(part.tasks());
-                read += part.tasks().size();
-            } while (part.tasks().size() == MAX_PAGE && read < page.end());
-            total += part.total();
-            readAt = part.readAt().isAfter(readAt) ? part.readAt() : readAt;
-        }
-        merged.sort(DELAYED_ORDER);
-        return new TaskPage(merged.subList(Math.min(offset, merged.size()), Math.min(page.end(), merged.size())),
-                total, offset, readAt);
+        return lists.delayedTasks(offset, limit);
     }
 
-    /** Shard by shard, each in its own order (by holder name); a cursor is the shard and its own cursor. */
     @Override
     public InFlightPage inFlightTasks(String cursor, int limit) {
-        CursorPageRequest page = CursorPageRequest.of(cursor, 2, limit);
-        int shard = page.fromStart() ? 0 : shardIn(page);
-        String inner = page.fromStart() ? ListingCursor.START : page.part(1);
-        List<TaskSnapshot> tasks = new ArrayList<>();
-        Instant readAt = Instant.EPOCH;
-        while (shard < shards.size()) {
-            InFlightPage part = shards.get(shard).inFlightTasks(inner, page.limit() - tasks.size());
-            tasks.addAll(part.tasks());
-            readAt = part.readAt().isAfter(readAt) ? part.readAt() : readAt;
-            if (part.next().isPresent()) {
-                inner = part.next().get();
-            } else {
-                shard++;
-                inner = ListingCursor.START;
-            }
-            if (tasks.size() == page.limit()) {
-                break;
-            }
-        }
-        return new InFlightPage(tasks, shard < shards.size()
-                ? Optional.of(ListingCursor.of(Integer.toString(shard), inner)) : Optional.empty(), readAt);
+        return lists.inFlightTasks(cursor, limit);
     }
 
-    /**
-     * Shard by shard, each oldest first; a cursor is the shard and its own cursor. One shard's search per call
-     * (so at most {@value #MAX_EXAMINED} examined), going on to the next while a shard has nothing to examine; a
-     * partition's dead letters are its shard's alone.
-     */
     @Override
     public DeadLetterMatches findDeadLetters(DeadLetterFilter filter, String cursor, int limit) {
-        Validate.notNull("filter", filter);
-        CursorPageRequest page = CursorPageRequest.of(cursor, 2, limit);
-        int home = filter.partition() == null ? -1 : shardOf(filter.partition());
-        int shard = page.fromStart() ? Math.max(home, 0) : shardIn(page);
-        String inner = page.fromStart() ? ListingCursor.START : page.part(1);
-        while (true) {
-            DeadLetterMatches part = shards.get(shard).findDeadLetters(filter, inner, page.limit());
-            int next = part.next().isPresent() ? shard : home >= 0 ? shards.size() : shard + 1;
-            Optional<String> goOn = next < shards.size()
-                    ? Optional.of(ListingCursor.of(Integer.toString(next), part.next().orElse(ListingCursor.START)))
-                    : Optional.empty();
-            if (part.examined() > 0 || goOn.isEmpty()) {
-                return new DeadLetterMatches(part.matches(), part.examined(), goOn, part.readAt());
-            }
-            shard = next;
-            inner = ListingCursor.START;
-        }
-    }
-
-    /** The shard a cursor names. */
-    private int shardIn(CursorPageRequest page) {
-        long shard = page.number(0);
-        if (shard < 0 || shard >= shards.size()) {
-            throw new InvalidInputException("cursor", "is not a cursor this listing gave; start again with an empty one");
-        }
-        return (int) shard;
+        return lists.findDeadLetters(filter, cursor, limit);
     }
 
     // ---------------------------------------------------------------- stats, pause, settings
