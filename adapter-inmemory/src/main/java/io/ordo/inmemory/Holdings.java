@@ -42,14 +42,23 @@ final class Holdings {
     private final Consumer<Partition> unlocked;
     /** Told of each partition a task in flight leaves: below its cap, it may be served again. */
     private final Consumer<Partition> freed;
+    /** Told of each task whose cancellation was asked as it leaves (its record goes with it). */
+    private final Consumer<Lease> cancelledLeft;
     /** Cancellations asked, extensions and progress of the tasks in flight. */
     private final InFlightControls controls = new InFlightControls();
     /** How many tasks in flight have a processing timeout of their own. */
     private int withOwnTimeout;
 
-    Holdings(Consumer<Partition> unlocked, Consumer<Partition> freed) {
+    Holdings(Consumer<Partition> unlocked, Consumer<Partition> freed, Consumer<Lease> cancelledLeft) {
         this.unlocked = unlocked;
         this.freed = freed;
+        this.cancelledLeft = cancelledLeft;
+    }
+
+    /** A task whose cancellation was asked leaves its holder's hands, and with them the queue. */
+    void dropCancelled(Lease lease) {
+        unhold(lease.id());
+        cancelledLeft.accept(lease);
     }
 
     int inFlightOf(Partition partition) {
@@ -251,9 +260,13 @@ final class Holdings {
         affected.sort(Comparator.comparing((Lease lease) -> lease.task().seq()));
         Map<TaskId, O> decided = new HashMap<>();
         for (Lease lease : affected) {
-            boolean cancelRequested = controls.isCancelRequested(lease.id());
-            unhold(lease.id());
-            decided.put(lease.id(), cancelRequested ? cancelled : giveBack.apply(lease, named.contains(lease.id())));
+            if (controls.isCancelRequested(lease.id())) {
+                dropCancelled(lease);
+                decided.put(lease.id(), cancelled);
+            } else {
+                unhold(lease.id());
+                decided.put(lease.id(), giveBack.apply(lease, named.contains(lease.id())));
+            }
         }
         for (Lease lease : affected) {
             releaseLockIfDone(consumer, lease.partition());

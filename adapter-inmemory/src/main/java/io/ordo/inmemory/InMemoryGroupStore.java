@@ -32,6 +32,7 @@ import io.ordo.ports.ReleaseOutcome;
 import io.ordo.ports.ScheduleEntry;
 import io.ordo.ports.ScheduleFiring;
 import io.ordo.ports.TaskSnapshot;
+import io.ordo.ports.TaskEventPage;
 import io.ordo.ports.TaskStore;
 
 import java.time.Duration;
@@ -199,6 +200,11 @@ final class InMemoryGroupStore implements TaskStore, QueueLevelCalls {
     @Override
     public DeadLetterMatches findDeadLetters(DeadLetterFilter filter, String cursor, int limit) {
         return state().findDeadLetters(filter, cursor, limit);
+    }
+
+    @Override
+    public TaskEventPage events(String cursor, int limit) {
+        return state().events(cursor, limit);
     }
 
     @Override

@@ -73,11 +73,11 @@ final class InMemoryReclaim {
                 if (lease.partition().isOrdered()) {
                     for (Lease later : holdings.heldInPartition(lease.consumer(), lease.partition())) {
                         if (later.task().orderingKey().compareTo(lease.task().orderingKey()) > 0) {
-                            boolean cancelRequested = controls.isCancelRequested(later.id());
-                            holdings.unhold(later.id());
-                            if (cancelRequested) {
+                            if (controls.isCancelRequested(later.id())) {
+                                holdings.dropCancelled(later);
                                 tally.cancelled++;
                             } else {
+                                holdings.unhold(later.id());
                                 unprocessed.accept(later);
                                 tally.returned++;
                             }
@@ -97,11 +97,13 @@ final class InMemoryReclaim {
     }
 
     private void takeBack(Lease lease, String reason, ReclaimCause cause, Predicate<Task> crashed, Tally tally) {
-        boolean cancelRequested = holdings.controls().isCancelRequested(lease.id());
-        holdings.unhold(lease.id());
-        if (cancelRequested) {
+        if (holdings.controls().isCancelRequested(lease.id())) {
+            holdings.dropCancelled(lease);
             tally.cancelled++;
-        } else if (crashed.test(lease.task().reclaimed(reason, cause))) {
+            return;
+        }
+        holdings.unhold(lease.id());
+        if (crashed.test(lease.task().reclaimed(reason, cause))) {
             tally.buried++;
         } else {
             tally.returned++;

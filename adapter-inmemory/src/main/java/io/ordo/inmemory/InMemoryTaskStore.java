@@ -28,6 +28,8 @@ import io.ordo.ports.DeadLetterFilter;
 import io.ordo.ports.DeadLetterMatches;
 import io.ordo.ports.DeadLetterPage;
 import io.ordo.ports.DeadLetterPageRequest;
+import io.ordo.ports.TaskEventPage;
+import io.ordo.ports.TaskEventType;
 import io.ordo.ports.InFlightPage;
 import io.ordo.ports.ExtendOutcome;
 import io.ordo.ports.FailOutcome;
@@ -88,7 +90,8 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
     private final GroupName group;
 
     /** Tasks in flight and the locks of ordered partitions. */
-    private final Holdings holdings = new Holdings(this::touch, this::freed);
+    private final Holdings holdings = new Holdings(this::touch, this::freed,
+            lease -> event(TaskEventType.CANCELLED, lease.task()));
     /** Waiting tasks, partition blocks and the serving schedule. */
     private final WaitingTasks waiting = new WaitingTasks(this::isHeldBack, this::throttledUntil);
     /** The buckets of the queue's rate limits. */
@@ -101,6 +104,8 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
     private final ConsumerRegistry consumers = new ConsumerRegistry();
     /** reclaim's taking back of dead consumers' and overdue tasks. */
     private final InMemoryReclaim reclaiming = new InMemoryReclaim(holdings, consumers);
+    /** What became of the tasks, while the view keeps a log. */
+    private final EventLog events = new EventLog();
     /** Ids of acked tasks still inside the dedup window, with when they may be used again. */
     private final Map<TaskId, Long> recentlyAcked = new HashMap<>();
 
@@ -332,6 +337,7 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
         long now = clock.millis();
         return settleEach(consumer, ids, AckOutcome.LEASE_LOST, AckOutcome.ACKED, null, lease -> {
             ackedTotal++;
+            event(TaskEventType.COMPLETED, lease.task());
             if (settings.hasDedupWindow()) {
                 recentlyAcked.put(lease.id(), now + settings.dedupWindow().toMillis());
             }
@@ -357,8 +363,10 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
                 continue;
             }
             boolean cancelling = cancelled != null && holdings.controls().isCancelRequested(id);
-            holdings.unhold(id);
-            if (!cancelling) {
+            if (cancelling) {
+                holdings.dropCancelled(lease);
+            } else {
+                holdings.unhold(id);
                 settle.accept(lease);
             }
             holdings.releaseLockIfDone(consumer, lease.partition());
@@ -395,10 +403,12 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
                     }
                     namedPartitions.add(lease.partition());
                     if (lease.task().attempts() >= lease.task().maxAttemptsOr(settings.maxAttempts())) {
-                        dead.bury(lease.task().withLastError(rejection.reason()), now, settings);
+                        bury(lease.task().withLastError(rejection.reason()), now);
                         return RejectOutcome.DEAD_LETTERED;
                     }
-                    waiting.put(lease.task().retriedAt(now + rejection.delay().toMillis(), rejection.reason()));
+                    Task retried = lease.task().retriedAt(now + rejection.delay().toMillis(), rejection.reason());
+                    waiting.put(retried);
+                    event(TaskEventType.FAILED, retried);
                     return RejectOutcome.RETURNED;
                 }, RejectOutcome.LEASE_LOST, RejectOutcome.CANCELLED);
         if (rejection.blocksPartition()) {
@@ -417,7 +427,7 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
         String why = Reasons.truncate(reason);
         long now = clock.millis();
         return settleEach(consumer, checked, FailOutcome.LEASE_LOST, FailOutcome.DEAD_LETTERED, FailOutcome.CANCELLED,
-                lease -> dead.bury(lease.task().withLastError(why), now, settings));
+                lease -> bury(lease.task().withLastError(why), now));
     }
 
     @Override
@@ -517,11 +527,30 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
     /** A task whose processing never finished: back in place with the attempt counted, or dead if out of attempts. */
     private boolean takeBackCrashed(Task reclaimed, long now) {
         if (reclaimed.attempts() >= reclaimed.maxAttemptsOr(settings.maxAttempts())) {
-            dead.bury(reclaimed, now, settings);
+            bury(reclaimed, now);
             return true;
         }
         waiting.put(reclaimed);
+        event(TaskEventType.FAILED, reclaimed);
         return false;
+    }
+
+    /** A task into the dead letters (the caps may drop the oldest at once). */
+    private void bury(Task task, long now) {
+        dead.bury(task, now, settings);
+        event(TaskEventType.DEAD_LETTERED, task);
+    }
+
+    /** Notes what became of a task in the log, while the view keeps one; a failure's or death's reason with it. */
+    private void event(TaskEventType type, Task task) {
+        String reason = type == TaskEventType.FAILED || type == TaskEventType.DEAD_LETTERED ? task.lastError() : null;
+        events.record(type, task, clock.millis(), reason, settings.eventLogLength());
+    }
+
+    @Override
+    public synchronized TaskEventPage events(String cursor, int limit) {
+        ensureOpen();
+        return events.read(cursor, limit);
     }
 
     // ---------------------------------------------------------------- cancel, get
@@ -536,10 +565,15 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
                 continue;
             }
             Task task = waiting.get(id);
+            DeadLetter deadLetter;
             if (task != null) {
                 waiting.remove(task);
+                event(TaskEventType.CANCELLED, task);
                 outcomes.put(id, CancelOutcome.CANCELLED);
-            } else if (dead.remove(id) != null || completed.remove(id) != null) {
+            } else if ((deadLetter = dead.remove(id)) != null) {
+                event(TaskEventType.CANCELLED, deadLetter.task());
+                outcomes.put(id, CancelOutcome.CANCELLED);
+            } else if (completed.remove(id) != null) {
                 outcomes.put(id, CancelOutcome.CANCELLED);
             } else if (holdings.contains(id)) {
                 holdings.controls().requestCancel(holdings.get(id));
@@ -720,6 +754,9 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
                 !newSettings.partitionRateLimit().equals(settings.partitionRateLimit()));
         settings = newSettings;
         configured = true;
+        if (!newSettings.keepsEvents()) {
+            events.clear();
+        }
         waiting.touchAll(); // caps and limits changed: every partition is looked at again
         notifyAll();
     }

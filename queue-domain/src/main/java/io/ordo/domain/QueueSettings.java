@@ -24,12 +24,15 @@ import java.util.TreeMap;
  * @param resultRetention   how long an acked task is kept as completed, with its result (docs/task-control.md);
  *                          zero = off: an ack deletes it
  * @param maxResultBytes    the largest result a worker may keep with a completed task
+ * @param eventLogLength    how many of the latest events (completed, failed, dead-lettered, cancelled) the queue's
+ *                          event log keeps (docs/task-control.md, "Event log"); 0 = off: no log is written
  */
 public record QueueSettings(int maxAttempts, Duration processingTimeout, Duration dedupWindow,
                             Duration heartbeatTtl, int maxPayloadBytes, int partitionConcurrency,
                             Map<Partition, Integer> partitionConcurrencyOverrides, int queueConcurrency,
                             RateLimit queueRateLimit, RateLimit partitionRateLimit, int deadLetterMaxCount,
-                            Duration deadLetterMaxAge, Duration resultRetention, int maxResultBytes) {
+                            Duration deadLetterMaxAge, Duration resultRetention, int maxResultBytes,
+                            int eventLogLength) {
     public static final int DEFAULT_MAX_ATTEMPTS = 5;
     public static final Duration DEFAULT_PROCESSING_TIMEOUT = Duration.ZERO;
     public static final Duration DEFAULT_DEDUP_WINDOW = Duration.ZERO;
@@ -67,6 +70,8 @@ public record QueueSettings(int maxAttempts, Duration processingTimeout, Duratio
     /** The largest {@code maxResultBytes}: results are small by design. */
     public static final int RESULT_LIMIT = 1024 * 1024;
     public static final int DEFAULT_MAX_RESULT_BYTES = 16 * 1024;
+    /** The longest event log: a million events of a few dozen bytes each is tens of MiB on Redis. */
+    public static final int MAX_EVENT_LOG_LENGTH = 1_000_000;
 
     public static final QueueSettings DEFAULTS = new QueueSettings(DEFAULT_MAX_ATTEMPTS, DEFAULT_PROCESSING_TIMEOUT,
             DEFAULT_DEDUP_WINDOW, DEFAULT_HEARTBEAT_TTL, DEFAULT_MAX_PAYLOAD_BYTES);
@@ -96,6 +101,17 @@ public record QueueSettings(int maxAttempts, Duration processingTimeout, Duratio
         this(maxAttempts, processingTimeout, dedupWindow, heartbeatTtl, maxPayloadBytes, partitionConcurrency,
                 partitionConcurrencyOverrides, queueConcurrency, queueRateLimit, partitionRateLimit, deadLetterMaxCount,
                 deadLetterMaxAge, Duration.ZERO, DEFAULT_MAX_RESULT_BYTES);
+    }
+
+    /** Settings without an event log. */
+    public QueueSettings(int maxAttempts, Duration processingTimeout, Duration dedupWindow, Duration heartbeatTtl,
+                         int maxPayloadBytes, int partitionConcurrency,
+                         Map<Partition, Integer> partitionConcurrencyOverrides, int queueConcurrency,
+                         RateLimit queueRateLimit, RateLimit partitionRateLimit, int deadLetterMaxCount,
+                         Duration deadLetterMaxAge, Duration resultRetention, int maxResultBytes) {
+        this(maxAttempts, processingTimeout, dedupWindow, heartbeatTtl, maxPayloadBytes, partitionConcurrency,
+                partitionConcurrencyOverrides, queueConcurrency, queueRateLimit, partitionRateLimit, deadLetterMaxCount,
+                deadLetterMaxAge, resultRetention, maxResultBytes, 0);
     }
 
     public QueueSettings {
@@ -131,6 +147,12 @@ public record QueueSettings(int maxAttempts, Duration processingTimeout, Duratio
                     + MIN_RESULT_RETENTION.toMillis() + " ms, was " + resultRetention.toMillis() + " ms");
         }
         Validate.range("maxResultBytes", maxResultBytes, 1, RESULT_LIMIT);
+        Validate.range("eventLogLength", eventLogLength, 0, MAX_EVENT_LOG_LENGTH);
+    }
+
+    /** Whether the queue keeps an event log. */
+    public boolean keepsEvents() {
+        return eventLogLength > 0;
     }
 
     /** Whether an ack keeps the task as completed (with its result) instead of deleting it. */
@@ -225,6 +247,7 @@ public record QueueSettings(int maxAttempts, Duration processingTimeout, Duratio
         private Duration deadLetterMaxAge;
         private Duration resultRetention;
         private int maxResultBytes;
+        private int eventLogLength;
 
         private Builder(QueueSettings from) {
             maxAttempts = from.maxAttempts;
@@ -241,6 +264,7 @@ public record QueueSettings(int maxAttempts, Duration processingTimeout, Duratio
             deadLetterMaxAge = from.deadLetterMaxAge;
             resultRetention = from.resultRetention;
             maxResultBytes = from.maxResultBytes;
+            eventLogLength = from.eventLogLength;
         }
 
         public Builder maxAttempts(int value) {
@@ -318,10 +342,17 @@ public record QueueSettings(int maxAttempts, Duration processingTimeout, Duratio
             return this;
         }
 
+        /** How many of the latest events the queue's event log keeps; 0 = off. */
+        public Builder eventLogLength(int value) {
+            eventLogLength = value;
+            return this;
+        }
+
         public QueueSettings build() {
             return new QueueSettings(maxAttempts, processingTimeout, dedupWindow, heartbeatTtl, maxPayloadBytes,
                     partitionConcurrency, partitionConcurrencyOverrides, queueConcurrency, queueRateLimit,
-                    partitionRateLimit, deadLetterMaxCount, deadLetterMaxAge, resultRetention, maxResultBytes);
+                    partitionRateLimit, deadLetterMaxCount, deadLetterMaxAge, resultRetention, maxResultBytes,
+                    eventLogLength);
         }
     }
 }

@@ -9,7 +9,8 @@ import java.util.Optional;
 /**
  * One entry of the queue's event log.
  *
- * @param seq       its place in the log: 1 for the queue's first event, each next one more
+ * @param seq       its place in the log: 1 for the queue's first event, each next one more (in a sharded queue,
+ *                  its place in its shard's log)
  * @param type      what happened
  * @param id        to which task
  * @param partition the task's partition

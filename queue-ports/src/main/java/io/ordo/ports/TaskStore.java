@@ -5,7 +5,8 @@ package io.ordo.ports;
  * It is the union of the roles its users depend on: {@link TaskPublishing} (a publisher),
  * {@link TaskConsuming} and {@link QueueMaintenance} (a worker), {@link TaskInspection} (gauges,
  * dashboards), {@link TaskListing} (the dashboard's task lists), {@link DeadLetterAdmin}, {@link QueueAdmin},
- * {@link QueueSchedules} and {@link ConsumerGroups} (operators).
+ * {@link QueueSchedules} and {@link ConsumerGroups} (operators), {@link TaskEvents} (followers of what became of
+ * the tasks).
  *
  * <p>Every method is one atomic step on the backend. Expected outcomes come back as values;
  * exceptions mean bad input ({@link io.ordo.domain.InvalidInputException}, nothing written) or
@@ -20,5 +21,5 @@ package io.ordo.ports;
  * {@code settings}), or the task at fault in a batch ({@code tasks[i]}, {@code tasks[i].payload}).
  */
 public interface TaskStore extends TaskPublishing, TaskConsuming, QueueMaintenance, TaskInspection, DeadLetterAdmin,
-        QueueAdmin, QueueSchedules, ConsumerGroups, TaskListing {
+        QueueAdmin, QueueSchedules, ConsumerGroups, TaskListing, TaskEvents {
 }

@@ -23,7 +23,8 @@ public final class KeySchema {
      */
     static final List<String> FIXED_KINDS = List.of("meta", "tasks", "ready", "delayed", "wake", "blocked", "turns",
             "parked", "stale", "locks", "consumers", "dead", "acked", "readyat", "readyat-count", "signal",
-            "heartbeats", "lock-since", "inflight", "buckets", "throttled", "completed", "results", "control", "cancels", "deadlines");
+            "heartbeats", "lock-since", "inflight", "buckets", "throttled", "completed", "results", "control", "cancels", "deadlines",
+            "events");
 
     /**
      * Matches, of every queue holding any data, at least one key: {@code meta} (tasks, dead letters,

@@ -19,6 +19,7 @@ final class LuaConstants {
     static String library() {
         LuaConstants constants = new LuaConstants();
         TaskRecords.declareIn(constants);
+        EventLogRecords.declareIn(constants);
         constants.defaults(QueueSettings.DEFAULTS);
         constants.integer("DEAD_LETTERS_DROPPED_PER_DEATH", QueueSettings.DEAD_LETTERS_DROPPED_PER_DEATH);
         return constants.text.toString();

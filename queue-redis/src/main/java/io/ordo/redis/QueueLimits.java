@@ -44,10 +44,15 @@ final class QueueLimits {
                 ? settings.deadLetterMaxCount() + ":" + settings.deadLetterMaxAge().toMillis() : "";
     }
 
-    /** {@code retentionMs:maxResultBytes} as the library keeps them, or "" for the defaults (no results kept). */
+    /**
+     * {@code retentionMs:maxResultBytes:eventLogLength} as the library keeps them (one field: a queue with
+     * neither results nor a log reads nothing more), or "" for the defaults (no results kept, no log).
+     */
     static String results(QueueSettings settings) {
         return settings.keepsResults() || settings.maxResultBytes() != QueueSettings.DEFAULT_MAX_RESULT_BYTES
-                ? settings.resultRetention().toMillis() + ":" + settings.maxResultBytes() : "";
+                || settings.keepsEvents()
+                ? settings.resultRetention().toMillis() + ":" + settings.maxResultBytes() + ":"
+                + settings.eventLogLength() : "";
     }
 
     private static void rate(StringBuilder json, String name, RateLimit limit) {
@@ -75,18 +80,18 @@ final class QueueLimits {
 
     /**
      * The settings function's reply: the five plain settings, then the caps, the limits, the caps on the dead
-     * letters, the results kept and the overrides.
+     * letters, the results kept, the event log's length and the overrides.
      */
     static QueueSettings decode(List<Object> r) {
         Map<Partition, Integer> overrides = new TreeMap<>((a, b) -> a.code().compareTo(b.code()));
-        for (int i = 17; i + 1 < r.size(); i += 2) {
+        for (int i = 18; i + 1 < r.size(); i += 2) {
             overrides.put(Partition.of(Replies.text(r, i)), Replies.integer(r, i + 1));
         }
         return new QueueSettings(Replies.integer(r, 0), Duration.ofMillis(Replies.number(r, 1)),
                 Duration.ofMillis(Replies.number(r, 2)), Duration.ofMillis(Replies.number(r, 3)),
                 Replies.integer(r, 4), Replies.integer(r, 5), overrides, Replies.integer(r, 6), rate(r, 7), rate(r, 10),
                 Replies.integer(r, 13), Duration.ofMillis(Replies.number(r, 14)), Duration.ofMillis(Replies.number(r, 15)),
-                Replies.integer(r, 16));
+                Replies.integer(r, 16), Replies.integer(r, 17));
     }
 
     private static RateLimit rate(List<Object> r, int at) {

@@ -26,7 +26,7 @@ import java.util.stream.Collectors;
 public final class RedisLibrary {
     /** The shared files, in the library's order. */
     static final List<String> SHARED = List.of("keys.lua", "counters.lua", "record.lua", "partition_index.lua",
-            "lifecycle.lua", "finishing.lua", "control.lua", "results.lua", "limits.lua");
+            "lifecycle.lua", "finishing.lua", "control.lua", "results.lua", "event_log.lua", "limits.lua");
     static final String PRELUDE = "function_prelude.lua";
     private static final String VERSION_MARK = "@VERSION@";
 

@@ -97,7 +97,9 @@ public enum RedisScript {
     /** Reply: {@link InFlightReply}. */
     IN_FLIGHT_TASKS("in_flight_tasks"),
     /** Reply: {now, examined, death number to go on after ('' when none is left), id and record of each match}. */
-    FIND_DEAD_LETTERS("find_dead_letters");
+    FIND_DEAD_LETTERS("find_dead_letters"),
+    /** Reply: {latest seq, oldest seq kept, the events read} ({@link EventLogRecords}). */
+    TASK_EVENTS("task_events");
 
     /** publish's reply: {ACCEPTED, outcome code per task} or {OVER_LIMIT, task index, payload size, limit}. */
     static final class PublishReply {

@@ -28,6 +28,7 @@ import io.ordo.ports.DeadLetterFilter;
 import io.ordo.ports.DeadLetterMatches;
 import io.ordo.ports.DeadLetterPage;
 import io.ordo.ports.DeadLetterPageRequest;
+import io.ordo.ports.EventLogCursor;
 import io.ordo.ports.ExtendOutcome;
 import io.ordo.ports.FailOutcome;
 import io.ordo.ports.InFlightPage;
@@ -45,6 +46,7 @@ import io.ordo.ports.Rejection;
 import io.ordo.ports.ReleaseOutcome;
 import io.ordo.ports.ScheduleEntry;
 import io.ordo.ports.ScheduleFiring;
+import io.ordo.ports.TaskEventPage;
 import io.ordo.ports.TaskIds;
 import io.ordo.ports.TaskPage;
 import io.ordo.ports.TaskPageRequest;
@@ -495,6 +497,14 @@ public final class RedisTaskStore implements TaskStore {
             args.add(page.part(0)).add(page.digits(1)).add(page.number(2));
         }
         return TaskListReplies.inFlightTasks(run(RedisScript.IN_FLIGHT_TASKS, args));
+    }
+
+    /** A cursor: the seq of the last event read (event_log.lua). */
+    @Override
+    public TaskEventPage events(String cursor, int limit) {
+        long after = EventLogCursor.after(cursor);
+        EventLogCursor.checkLimit(limit);
+        return EventLogRecords.page(cursor, after, run(RedisScript.TASK_EVENTS, new Args().add(after).add(limit)));
     }
 
     /** A cursor: the death number (the score in {@code dead}) of the last dead letter examined. */

@@ -45,6 +45,7 @@ import io.ordo.ports.ScheduleFiring;
 import io.ordo.ports.TaskIds;
 import io.ordo.ports.TaskPage;
 import io.ordo.ports.TaskSnapshot;
+import io.ordo.ports.TaskEventPage;
 import io.ordo.ports.TaskStore;
 
 import java.nio.charset.StandardCharsets;
@@ -104,6 +105,7 @@ public final class ShardedTaskStore implements TaskStore {
     private final List<TaskStore> shards;
     private final ShardWaits waits;
     private final ShardedTaskLists lists;
+    private final ShardedEventLog eventLog;
     private final int routeCapacity;
     /** What made this store, for the stores of its groups. */
     private final Builder builder;
@@ -126,6 +128,7 @@ public final class ShardedTaskStore implements TaskStore {
         }
         this.shards = List.copyOf(stores);
         this.lists = new ShardedTaskLists(shards, this::shardOf);
+        this.eventLog = new ShardedEventLog(shards);
         this.routeCapacity = builder.routeCapacity;
         this.waits = new ShardWaits(shards.size(), builder.wakeInterval,
                 (shard, consumer, max, slice) -> remember(shard, shards.get(shard).consume(consumer, max, slice)),
@@ -554,6 +557,11 @@ public final class ShardedTaskStore implements TaskStore {
     @Override
     public long purgeAllDeadLetters() {
         return shards.stream().mapToLong(TaskStore::purgeAllDeadLetters).sum();
+    }
+
+    @Override
+    public TaskEventPage events(String cursor, int limit) {
+        return eventLog.events(cursor, limit);
     }
 
     // ---------------------------------------------------------------- task lists (ShardedTaskLists)

@@ -32,6 +32,7 @@ import io.ordo.ports.ReleaseOutcome;
 import io.ordo.ports.ScheduleEntry;
 import io.ordo.ports.ScheduleFiring;
 import io.ordo.ports.TaskSnapshot;
+import io.ordo.ports.TaskEventPage;
 import io.ordo.ports.TaskStore;
 
 import java.time.Duration;
@@ -321,5 +322,10 @@ final class FaultyTaskStore implements TaskStore {
     @Override
     public DeadLetterMatches findDeadLetters(DeadLetterFilter filter, String cursor, int limit) {
         return delegate.findDeadLetters(filter, cursor, limit);
+    }
+
+    @Override
+    public TaskEventPage events(String cursor, int limit) {
+        return delegate.events(cursor, limit);
     }
 }

@@ -39,6 +39,7 @@ import io.ordo.ports.ReleaseOutcome;
 import io.ordo.ports.ScheduleEntry;
 import io.ordo.ports.ScheduleFiring;
 import io.ordo.ports.TaskSnapshot;
+import io.ordo.ports.TaskEventPage;
 import io.ordo.ports.TaskStore;
 
 import java.time.Duration;
@@ -841,5 +842,10 @@ final class SimpleTaskStore implements TaskStore {
     @Override
     public DeadLetterMatches findDeadLetters(DeadLetterFilter filter, String cursor, int limit) {
         throw new UnsupportedOperationException("SimpleTaskStore does not list tasks");
+    }
+
+    @Override
+    public TaskEventPage events(String cursor, int limit) {
+        throw new UnsupportedOperationException("SimpleTaskStore keeps no event log");
     }
 }

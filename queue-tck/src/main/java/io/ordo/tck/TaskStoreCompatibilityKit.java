@@ -28,6 +28,7 @@ import io.ordo.tck.contract.RateLimitsContract;
 import io.ordo.tck.contract.ReclaimContract;
 import io.ordo.tck.contract.ResultsContract;
 import io.ordo.tck.contract.TaskControlContract;
+import io.ordo.tck.contract.TaskEventsContract;
 import io.ordo.tck.contract.TaskListingContract;
 import io.ordo.tck.contract.RejectContract;
 import io.ordo.tck.contract.ReleaseContract;
@@ -169,6 +170,13 @@ public abstract class TaskStoreCompatibilityKit {
     @Nested
     class Results extends ResultsContract {
         Results() {
+            super(TaskStoreCompatibilityKit.this::createStore);
+        }
+    }
+
+    @Nested
+    class Events extends TaskEventsContract {
+        Events() {
             super(TaskStoreCompatibilityKit.this::createStore);
         }
     }

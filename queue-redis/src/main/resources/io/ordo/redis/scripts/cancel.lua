@@ -51,7 +51,10 @@ for i = FIRST_ID, #ARGV do
         else
             call('ZREM', K_DEAD, id)
         end
-        if r.state ~= STATE_COMPLETED then O.delete_records({ id }) end
+        if r.state ~= STATE_COMPLETED then
+            O.delete_records({ id })
+            O.event(O.EVENT_CANCELLED, id, r.code)
+        end
         reply[#reply + 1] = 1
     end
 end

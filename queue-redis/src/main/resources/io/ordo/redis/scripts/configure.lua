@@ -11,7 +11,8 @@ local heartbeat_ttl = ARGV[5]
 local max_payload = ARGV[6]
 local limits_text = ARGV[7]
 local dead_caps = ARGV[8] or '' -- the caps on the dead letters, 'count:ageMs', '' for none (O.dead_caps)
-local results = ARGV[9] or '' -- the results kept, 'retentionMs:maxBytes', '' for the defaults (O.results)
+-- the results kept and the event log's length, 'retentionMs:maxBytes:eventLogLength', '' for the defaults (O.results)
+local results = ARGV[9] or ''
 
 start(ARGV[1])
 local metas = { K_META }
@@ -37,6 +38,9 @@ for i, meta in ipairs(metas) do
     if new then call('HSET', meta, 'limits', limits_text) else call('HDEL', meta, 'limits') end
     if dead_caps ~= '' then call('HSET', meta, 'deadLetterCaps', dead_caps) else call('HDEL', meta, 'deadLetterCaps') end
     if results ~= '' then call('HSET', meta, 'results', results) else call('HDEL', meta, 'results') end
+    -- a view that stops keeping a log drops it (its numbering goes on); a shorter one drops its excess at the
+    -- next event (event_log.lua)
+    if not string.match(results, '^%d+:%d+:[1-9]%d*$') then call('DEL', O.PREFIX .. 'events') end
     local old = olds[i] or nil
     if old or new then
         O.meta().limits = new

@@ -80,9 +80,11 @@ function O.deadline_of(id, at)
     return timeout > 0 and at + timeout or nil
 end
 
--- A held task whose cancellation was asked leaves: its record goes (it has left its holder's hands already).
-function O.drop_cancelled(id)
+-- A held task whose cancellation was asked leaves (code: its partition): its record goes (it has left its
+-- holder's hands already).
+function O.drop_cancelled(id, code)
     O.delete_records({ id })
+    O.event(O.EVENT_CANCELLED, id, code)
 end
 
 -- Appends to reply what is said of a held task (get, in_flight_tasks): its holder, the lease time, its deadline

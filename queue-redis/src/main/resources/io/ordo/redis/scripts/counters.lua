@@ -45,14 +45,15 @@ local start = O.start
 -- deadLettersDroppedTotal: dead letters the caps deleted (O.drop_dead).
 -- controlled: the tasks in flight with an entry in `control` (control.lua); while 0 no call reads it.
 -- ownTimeouts: 1 once a task with its own processing timeout was published (a consume then looks for it).
+-- eventSeq: the seq of the latest event the queue's log got (event_log.lua), 0 before the first.
 -- A counter added later goes last: data written before it has a shorter value, read with the counters it has
 -- and the defaults of the rest (O.unpack_counters).
 O.COUNTERS = { 'seq', 'turn', 'waiting', 'rest', 'stale', 'parked', 'lowestListed', 'latestListed', 'highestListed',
     'ackedTotal', 'publishedTotal', 'deadLetteredTotal', 'deadSeq', 'nextTimer', 'deadLettersDroppedTotal',
-    'controlled', 'ownTimeouts' }
-O.COUNTERS_FORMAT = '>ddddddddddddddddd' -- one d per counter
-O.COUNTER_DEFAULTS = { 0, 0, 0, 0, 0, 0, 1001, 0, -1001, 0, 0, 0, 0, -1, 0, 0, 0 }
-O.COUNTER_COUNT = 17
+    'controlled', 'ownTimeouts', 'eventSeq' }
+O.COUNTERS_FORMAT = '>dddddddddddddddddd' -- one d per counter
+O.COUNTER_DEFAULTS = { 0, 0, 0, 0, 0, 0, 1001, 0, -1001, 0, 0, 0, 0, -1, 0, 0, 0, 0 }
+O.COUNTER_COUNT = 18
 -- A call keeps the counters as an array in this order (O.c), unpacked and packed by one C call each:
 -- a Lua loop over the names cost more than the rest of a short call.
 -- Built at the first call: a library's top level has no ipairs.
@@ -76,7 +77,7 @@ function O.meta()
             queue_bucket = v[9] or nil, -- the queue rate limit's bucket (limits.lua); nil: full
             group_bit = v[10] and bit.lshift(1, tonumber(v[10])) or 0, -- a group's bit in shared masks (keys.lua)
             dead_caps_text = v[11] or nil, -- 'count:ageMs' (O.dead_caps); nil: none
-            results_text = v[12] or nil, -- 'retentionMs:maxBytes' (O.results); nil: the defaults
+            results_text = v[12] or nil, -- 'retentionMs:maxBytes:eventLogLength' (O.results); nil: the defaults
         }
         O.meta_fields = m
         if not O.COUNTER_INDEX then
@@ -117,18 +118,21 @@ function O.dead_caps()
     return m.dead_caps or nil
 end
 
--- The results the queue keeps (docs/task-control.md, "Results"): {retention = ms (0: none), max_bytes}.
-O.NO_RESULTS = nil -- { retention = 0, max_bytes = the default }, made at the first call (LuaConstants come later)
+-- The results the queue keeps (docs/task-control.md, "Results") and the length of its event log ("Event log"):
+-- {retention = ms (0: none), max_bytes, events = the most events kept (0: no log)}. One meta field holds both,
+-- so a queue with neither pays for no extra read. (Written before the log existed, the field has no length.)
+O.NO_RESULTS = nil -- { retention = 0, max_bytes = the default, events = 0 }, made at the first call (LuaConstants come later)
 function O.results()
     local m = O.meta()
     local results = m.results
     if results then return results end
     if not m.results_text then -- the usual case: one table for every call
-        results = O.NO_RESULTS or { retention = 0, max_bytes = O.DEFAULT_MAX_RESULT_BYTES }
+        results = O.NO_RESULTS or { retention = 0, max_bytes = O.DEFAULT_MAX_RESULT_BYTES, events = 0 }
         O.NO_RESULTS = results
     else
-        local retention, max_bytes = string.match(m.results_text, '^(%d+):(%d+)$')
-        results = { retention = tonumber(retention) or 0, max_bytes = tonumber(max_bytes) or O.DEFAULT_MAX_RESULT_BYTES }
+        local retention, max_bytes, events = string.match(m.results_text, '^(%d+):(%d+):?(%d*)$')
+        results = { retention = tonumber(retention) or 0, max_bytes = tonumber(max_bytes) or O.DEFAULT_MAX_RESULT_BYTES,
+            events = tonumber(events) or 0 }
     end
     m.results = results
     return results

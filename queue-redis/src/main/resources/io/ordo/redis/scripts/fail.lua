@@ -26,7 +26,7 @@ for i = FIRST_ID, #ARGV do
     if r then
         local cancelled = O.cancel_requested(id)
         leave_flight(id, r)
-        if cancelled then O.drop_cancelled(id) else bury(id, r, reason) end
+        if cancelled then O.drop_cancelled(id, r.code) else bury(id, r, reason) end
         release_lock_if_done(consumer, r.code)
         reply[#reply + 1] = cancelled and 2 or 1
     else

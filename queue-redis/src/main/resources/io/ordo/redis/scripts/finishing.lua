@@ -82,6 +82,9 @@ function O.ack(consumer, ids, first, last, reply, before_writes, results_by_id)
     end
     if before_writes then before_writes() end
     if window > 0 then rcall('ZREMRANGEBYSCORE', O.K_ACKED, '-inf', O.NOW) end
+    if O.results().events > 0 and #done > 0 then
+        for i, s in ipairs(O.load_records(done)) do O.event(O.EVENT_COMPLETED, done[i], O.decode(s).code) end
+    end
     if keeps then O.keep_completed(consumer, done, done_leases, results_by_id) end
     for from = 1, #done, O.ACK_CHUNK do
         local to = math.min(from + O.ACK_CHUNK - 1, #done)
@@ -147,7 +150,7 @@ function O.give_back(consumer, ids, decide, cancelled)
         r.cancelled = O.cancel_requested(r.id)
         O.leave_flight(r.id, r, r.m)
         if r.cancelled then
-            O.drop_cancelled(r.id)
+            O.drop_cancelled(r.id, r.code)
             r.outcome = cancelled
         else
             r.outcome = decide(r.id, r, r.named)
@@ -213,6 +216,7 @@ function O.bury(id, r, reason, cause)
     O.save(id, r)
     O.call('ZADD', O.K_DEAD, O.int(O.next_counter('deadSeq')), id)
     O.count('deadLetteredTotal', 1)
+    O.event(O.EVENT_DEAD_LETTERED, id, r.code, reason)
     if O.meta().dead_caps_text then O.drop_dead(O.DEAD_LETTERS_DROPPED_PER_DEATH) end
 end
 local bury = O.bury
@@ -268,6 +272,7 @@ end
 -- when the caller knows `ready` holds a partition (consume leaving work behind).
 function O.finish(signal)
     O.save_unsaved()
+    O.save_events()
     local touched_any = #O.touched_order > 0
     O.refresh_touched()
     O.save_readyat()

@@ -1,7 +1,7 @@
 -- Shared by every Ordo function: the top of the one Redis Functions library (see RedisLibrary), loaded
 -- once per server: the queue's keys, the names in them, and the checks of their types. The library's
 -- files, in order: keys.lua, counters.lua, record.lua, partition_index.lua, lifecycle.lua, finishing.lua,
--- limits.lua;
+-- control.lua, results.lua, event_log.lua, limits.lua;
 -- the rules they implement are those of docs/semantics.md, the key layout and the record format are
 -- explained in docs/redis-design.md. Each function's short name for the function bodies (`local x = O.x`)
 -- follows its definition.
@@ -40,6 +40,7 @@ O.KINDS = {
     'control',       -- hash: task id -> its holder and last progress, for tasks in flight said more of (control.lua)
     'cancels',       -- hash: task id -> its holder, for tasks in flight whose cancellation was asked
     'deadlines',     -- zset: tasks in flight with a deadline of their own (own timeout, extension), by it
+    'events',        -- list: the queue's event log, oldest first, while it keeps one (event_log.lua)
 }
 
 O.PRIORITY_SPAN = 4398046511104 -- 2^42: times and turns stay below it, so scores stay exact
@@ -75,7 +76,7 @@ function O.begin(keys, any_group)
     O.K_META, O.K_TASKS, O.K_READY, O.K_DELAYED, O.K_WAKE, O.K_BLOCKED, O.K_TURNS, O.K_PARKED, O.K_STALE,
         O.K_LOCKS, O.K_CONSUMERS, O.K_DEAD, O.K_ACKED, O.K_READYAT, O.K_READYAT_N, O.K_SIGNAL,
         O.K_HEARTBEATS, O.K_LOCK_SINCE, O.K_INFLIGHT, O.K_BUCKETS, O.K_THROTTLED, O.K_COMPLETED, O.K_RESULTS,
-        O.K_CONTROL, O.K_CANCELS, O.K_DEADLINES = unpack(set)
+        O.K_CONTROL, O.K_CANCELS, O.K_DEADLINES, O.K_EVENTS = unpack(set)
     O.K_SHARED = set.shared
     O.records_shared = false
     O.meta_fields = nil
@@ -93,6 +94,7 @@ function O.begin(keys, any_group)
     O.take_prepared, O.promotion, O.list_lengths = false, nil, {}
     O.limit_gate, O.take_front = nil, nil
     O.oldest_dead_kept = false
+    O.pending_events = nil
     return set
 end
 
@@ -160,15 +162,17 @@ O.KIND_TYPES = {
     turns = 'hash', parked = 'hash', stale = 'hash', locks = 'hash', consumers = 'zset', dead = 'zset',
     acked = 'zset', readyat = 'zset', ['readyat-count'] = 'hash', signal = 'list', heartbeats = 'hash',
     ['lock-since'] = 'hash', inflight = 'hash', buckets = 'hash', throttled = 'zset', completed = 'zset',
-    results = 'hash', control = 'hash', cancels = 'hash', deadlines = 'zset',
+    results = 'hash', control = 'hash', cancels = 'hash', deadlines = 'zset', events = 'list',
 }
 -- The keys of task control (control.lua): touched only while a task in flight is controlled, or a consume
 -- may give one its own deadline, and probed only then; a call that makes the first entry probes them itself.
-O.CONTROL_KIND_COUNT = 3 -- control, cancels, deadlines: the last of O.KINDS
+O.CONTROL_KIND_COUNT = 3 -- control, cancels, deadlines: the last of O.KINDS but the event log's
 -- The keys of results kept (results.lua), before those of task control: touched only while the queue keeps
 -- results, and probed only then; the calls that work on completed tasks whatever the setting probe them
 -- themselves (expire, cancel).
 O.RESULT_KIND_COUNT = 2
+-- The event log's key (event_log.lua), the last of O.KINDS: touched and probed only while the queue keeps a log.
+O.EVENT_KIND_COUNT = 1
 O.TYPE_PROBES = { hash = 'HEXISTS', zset = 'ZCARD', list = 'LLEN' }
 
 -- Returns what the probe read (a list's length, a sorted set's size), or nil when the key was checked before.
@@ -196,15 +200,17 @@ function O.verify_fixed(skip)
     local set = O.key_sets[O.K_META]
     local limits = O.limits()
     local kinds = O.KINDS
-    -- the kinds of results, then those of task control, are the last ones
-    for i = 1, #kinds - O.CONTROL_KIND_COUNT - O.RESULT_KIND_COUNT do
+    -- the kinds of results, then those of task control, then the event log's, are the last ones
+    for i = 1, #kinds - O.CONTROL_KIND_COUNT - O.RESULT_KIND_COUNT - O.EVENT_KIND_COUNT do
         local kind = kinds[i]
         local used_by = O.LIMIT_KINDS[kind]
         if not (skip and skip[kind]) and (not used_by or limits and limits[used_by]) then
             O.verify(set[i], O.KIND_TYPES[kind])
         end
     end
-    if O.results().retention > 0 then O.verify_results() end
+    local results = O.results()
+    if results.retention > 0 then O.verify_results() end
+    if results.events > 0 then O.verify(O.K_EVENTS, 'list') end
     if O.controlled() or O.counter('ownTimeouts') > 0 then O.verify_control() end
 end
 

@@ -22,6 +22,7 @@ local function take_back_crashed(id, r, reason, cause)
     else
         r.error, r.cause = reason, cause
         put_waiting(id, r)
+        O.event(O.EVENT_FAILED, id, r.code, reason)
         returned = returned + 1
     end
 end
@@ -86,7 +87,7 @@ for _, c in ipairs(reclaiming) do
         leave_flight(h.id, h.r, nil, true)
         if is_ordered(h.r.code) then ordered[#ordered + 1] = h.r.code end
         if cancel then
-            O.drop_cancelled(h.id)
+            O.drop_cancelled(h.id, h.r.code)
             cancelled = cancelled + 1
         else
             take_back_crashed(h.id, h.r, reason, O.HOLDER_STOPPED_HEARTBEATING)
@@ -230,7 +231,7 @@ elseif s.processing_timeout > 0 or controlled then
             local cancel = O.cancel_requested(id)
             leave_flight(id, r, m)
             if cancel then
-                O.drop_cancelled(id)
+                O.drop_cancelled(id, r.code)
                 cancelled = cancelled + 1
             else
                 timed_out = timed_out + 1
@@ -244,7 +245,7 @@ elseif s.processing_timeout > 0 or controlled then
                         local later_cancel = O.cancel_requested(later_id)
                         leave_flight(later_id, lr, later)
                         if later_cancel then
-                            O.drop_cancelled(later_id)
+                            O.drop_cancelled(later_id, lr.code)
                             cancelled = cancelled + 1
                         else
                             lr.attempts = lr.attempts - 1 -- it never ran

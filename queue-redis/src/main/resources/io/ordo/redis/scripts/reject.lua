@@ -26,6 +26,7 @@ local reply, named = give_back(consumer, ids, function(id, r, is_named)
     r.ready, r.error, r.cause = NOW + delay, reason, nil
     if not is_ordered(r.code) then r.due = r.ready end -- an ordered task keeps its place
     put_waiting(id, r)
+    O.event(O.EVENT_FAILED, id, r.code, reason)
     return 1
 end, 4)
 if block_for > 0 then

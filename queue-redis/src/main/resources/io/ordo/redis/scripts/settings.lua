@@ -2,11 +2,13 @@
 -- The queue's settings, defaults where not configured. Reply: {maxAttempts, processingTimeoutMs,
 -- dedupWindowMs, heartbeatTtlMs, maxPayloadBytes, partitionConcurrency, queueConcurrency, queue rate limit's
 -- permits, per (ms), burst, the partition rate limit's (0 0 0: none), deadLetterMaxCount, deadLetterMaxAgeMs
--- (0: none), resultRetentionMs (0: none), maxResultBytes, then code and cap of each override}.
+-- (0: none), resultRetentionMs (0: none), maxResultBytes, eventLogLength (0: none), then code and cap of each
+-- override}.
 local s = settings()
 local caps = O.dead_caps()
 local reply = { s.max_attempts, s.processing_timeout, s.dedup_window, s.heartbeat_ttl, s.max_payload, 0, 0,
-    0, 0, 0, 0, 0, 0, caps and caps.count or 0, caps and caps.age or 0, O.results().retention, O.results().max_bytes }
+    0, 0, 0, 0, 0, 0, caps and caps.count or 0, caps and caps.age or 0, O.results().retention, O.results().max_bytes,
+    O.results().events }
 local l = s.limits
 if l then
     reply[6], reply[7] = l.pc, l.qc

@@ -33,6 +33,7 @@ import io.ordo.ports.ReleaseOutcome;
 import io.ordo.ports.ScheduleEntry;
 import io.ordo.ports.ScheduleFiring;
 import io.ordo.ports.TaskSnapshot;
+import io.ordo.ports.TaskEventPage;
 import io.ordo.ports.TaskStore;
 
 import java.time.Duration;
@@ -330,5 +331,10 @@ final class FaultyTaskStore implements TaskStore {
     @Override
     public DeadLetterMatches findDeadLetters(DeadLetterFilter filter, String cursor, int limit) {
         return call(() -> delegate.findDeadLetters(filter, cursor, limit));
+    }
+
+    @Override
+    public TaskEventPage events(String cursor, int limit) {
+        return call(() -> delegate.events(cursor, limit));
     }
 }
