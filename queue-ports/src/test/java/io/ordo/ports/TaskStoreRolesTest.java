@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class TaskStoreRolesTest {
     private static final List<Class<?>> ROLES = List.of(TaskPublishing.class, TaskConsuming.class,
             QueueMaintenance.class, TaskInspection.class, DeadLetterAdmin.class, QueueAdmin.class, QueueSchedules.class,
-            ConsumerGroups.class, TaskListing.class);
+            ConsumerGroups.class, TaskListing.class, TaskEvents.class);
 
     @Test
     void task_store_declares_nothing_of_its_own_and_extends_every_role() {
@@ -34,7 +34,7 @@ class TaskStoreRolesTest {
         assertThat(declaredBy).as("the 25 operations TaskStore had before it was split, the four of schedules,"
                 + " the four of consumer groups, the group a store serves, the trim of dead letters, the heartbeat"
                 + " with progress and the lease extension of task control, the four task lists, and the completion with"
-                + " results and their expiry").hasSize(43);
+                + " results and their expiry, the event log's read").hasSize(44);
         assertThat(declaredBy).containsEntry("fireDueSchedules()", List.of("QueueMaintenance"))
                 .containsEntry("trimDeadLetters()", List.of("QueueMaintenance"))
                 .containsEntry("putSchedule(Schedule)", List.of("QueueSchedules"))
@@ -43,7 +43,8 @@ class TaskStoreRolesTest {
                 .containsEntry("heartbeat(ConsumerId, Duration, Map)", List.of("TaskConsuming"))
                 .containsEntry("extendLease(ConsumerId, Collection, Duration)", List.of("TaskConsuming"))
                 .containsEntry("partitionTasks(Partition, int, int)", List.of("TaskListing"))
-                .containsEntry("findDeadLetters(DeadLetterFilter, String, int)", List.of("TaskListing"));
+                .containsEntry("findDeadLetters(DeadLetterFilter, String, int)", List.of("TaskListing"))
+                .containsEntry("events(String, int)", List.of("TaskEvents"));
         declaredBy.forEach((operation, roles) -> assertThat(roles).as(operation).hasSize(1));
         assertThat(declaredBy.entrySet().stream().filter(entry -> entry.getValue().contains("QueueBound")).map(Map.Entry::getKey))
                 .containsExactlyInAnyOrder("queue()", "group()", "settings()");
