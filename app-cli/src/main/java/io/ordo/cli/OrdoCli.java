@@ -35,7 +35,7 @@ import java.util.concurrent.Callable;
         mixinStandardHelpOptions = true,
         versionProvider = OrdoCli.Version.class,
         subcommands = {DemoCommand.class, PublishCommand.class, WorkCommand.class, StatsCommand.class, GetCommand.class,
-                CancelCommand.class, DeadCommand.class, PauseCommand.class, ResumeCommand.class,
+                CancelCommand.class, EventsCommand.class, DeadCommand.class, PauseCommand.class, ResumeCommand.class,
                 SettingsCommand.class, ScheduleCommand.class, GroupCommand.class, DashboardCommand.class, DoctorCommand.class})
 public final class OrdoCli implements Callable<Integer> {
     @Spec

@@ -95,6 +95,11 @@ final class SettingsCommand extends QueueCommand {
             description = "The largest result a completed task keeps (default 16384, at most 1 MiB).")
     Integer maxResultBytes;
 
+    @Option(names = "--event-log-length", paramLabel = "N",
+            description = "How many of the latest events (completed, failed, dead-lettered, cancelled) the queue's"
+                    + " event log keeps, for ordo events to follow (docs/task-control.md); 0 turns it off (the default).")
+    Integer eventLogLength;
+
     private static final Pattern RATE = Pattern.compile("(\\d{1,9})/([^:]+)(?::(\\d{1,9}))?");
 
     @Override
@@ -147,6 +152,9 @@ final class SettingsCommand extends QueueCommand {
             if (maxResultBytes != null) {
                 changed.maxResultBytes(maxResultBytes);
             }
+            if (eventLogLength != null) {
+                changed.eventLogLength(eventLogLength);
+            }
             QueueSettings next = changed.build(); // validates every field before anything is stored
             store.configure(next);
             return next;
@@ -189,6 +197,9 @@ final class SettingsCommand extends QueueCommand {
             out.printf("  %-20s %s%n", "result retention", millis(settings.resultRetention()));
             out.printf("  %-20s %s%n", "max result bytes", settings.maxResultBytes());
         }
+        if (settings.keepsEvents()) {
+            out.printf("  %-20s %s%n", "event log length", settings.eventLogLength());
+        }
     }
 
     private boolean changesAnything() {
@@ -196,7 +207,7 @@ final class SettingsCommand extends QueueCommand {
                 || maxPayloadBytes != null || partitionConcurrency != null || partitionConcurrencyOverrides != null
                 || queueConcurrency != null || queueRateLimit != null || partitionRateLimit != null
                 || deadLetterMaxCount != null || deadLetterMaxAge != null || resultRetention != null
-                || maxResultBytes != null;
+                || maxResultBytes != null || eventLogLength != null;
     }
 
     /** The current overrides with those given: CODE=N sets one, CODE=0 removes it. */

@@ -94,6 +94,32 @@ class RedisCommandsTest {
         assertThat(bare.errLines()).containsExactly("ordo: missing subcommand: list, redrive or purge (see 'ordo dead --help')");
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"lettuce", "jedis"})
+    void the_event_log_is_kept_on_request_printed_from_a_cursor_and_followed(String backend, RedisServer redis) {
+        Commands ordo = new Commands(backend, redis.uri(), "cli-" + UUID.randomUUID());
+        assertThat(ordo.ok("events").outLines()).containsExactly(
+                "queue " + ordo.queue + " keeps no event log (see ordo settings --event-log-length)");
+
+        assertThat(ordo.ok("settings", "--event-log-length", "10").outLines()).contains("  event log length     10");
+        ordo.ok("publish", "--partition", "emails", "--id", "mail-1", "{}");
+        ordo.ok("publish", "--partition", "emails", "--id", "mail-2", "{}");
+        ordo.ok("work", "--work-time", "0ms", "--until-empty");
+        ordo.ok("cancel", "mail-3-never-published");
+
+        List<String> printed = ordo.ok("events", "--limit", "1").outLines();
+        assertThat(printed).hasSize(2);
+        assertThat(printed.get(0)).matches("1  \\S+Z  completed  emails  mail-1");
+        String cursor = printed.get(1).substring("next: ".length());
+        assertThat(ordo.ok("events", "--after", cursor).outLines()).hasSize(2).first().asString()
+                .matches("2  \\S+Z  completed  emails  mail-2");
+        assertThat(ordo.ok("events", "--follow", "--follow-for", "300ms", "--poll-interval", "50ms").outLines())
+                .hasSize(2).allMatch(line -> line.contains("completed  emails  mail-"));
+        CliRun bad = ordo.run("events", "--after", "not-a-cursor");
+        assertThat(bad.exitCode()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(bad.err()).contains("cursor");
+    }
+
     /** Runs {@code ordo} commands against one queue on one backend. */
     @ParameterizedTest
     @ValueSource(strings = {"lettuce", "jedis"})

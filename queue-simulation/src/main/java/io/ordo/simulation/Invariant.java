@@ -42,6 +42,8 @@ public final class Invariant {
     public static final String GONE_STAYS_GONE = "acked, cancelled, purged and dropped tasks are gone";
     /** Dead letters: exactly the dead tasks, oldest first, with reason and attempts. */
     public static final String DEAD_LETTERS = "dead letters";
+    /** The event log's seqs follow one another, and it is never longer than the view's eventLogLength. */
+    public static final String EVENT_LOG = "event log numbered and capped";
     /** Leases and snapshots carry the task as published (partition, priority, seq order, times). */
     public static final String TASK_FIELDS = "task fields";
     /**

@@ -120,6 +120,7 @@ public final class Schedule {
         private final ScheduleSteps scheduleSteps;
         private final GroupSteps groupSteps;
         private final TaskControlSteps taskControl;
+        private final EventLogSteps eventLog;
         private long now;
         /** Whether any settings drawn had rate limits (a group may keep them after the queue's are off). */
         private boolean rateLimitsDrawn;
@@ -133,10 +134,11 @@ public final class Schedule {
             this.scheduleSteps = new ScheduleSteps(seed);
             this.groupSteps = new GroupSteps(seed, groups);
             this.taskControl = new TaskControlSteps(seed);
+            this.eventLog = new EventLogSteps(seed);
         }
 
         Schedule generate(int randomSteps) {
-            settings = randomSettings();
+            settings = randomSettings().toBuilder().eventLogLength(eventLog.length()).build();
             rateLimitsDrawn = settings.hasRateLimits();
             QueueSettings first = settings;
             int consumerCount = 2 + random.nextInt(3);
@@ -230,6 +232,9 @@ public final class Schedule {
                 return step;
             }
             Optional<GroupName> view = groupSteps.view();
+            if (eventLog.next()) {
+                return through(view, new Step.ReadEvents());
+            }
             if (taskControl.next() && !alive().isEmpty()) {
                 ConsumerId consumer = taskControl.anyOf(alive());
                 Step step = taskControl.step(consumer, ttl());
@@ -434,6 +439,12 @@ public final class Schedule {
             steps.add(new Step.Drain(consumers.get(0)));
             for (GroupName group : groups) {
                 steps.add(new Step.InGroup(group, new Step.Drain(consumers.get(0))));
+            }
+            if (eventLog.enabled()) {
+                steps.add(new Step.ReadEvents());
+                for (GroupName group : groups) {
+                    steps.add(new Step.InGroup(group, new Step.ReadEvents()));
+                }
             }
         }
 

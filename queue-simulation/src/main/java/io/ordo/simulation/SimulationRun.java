@@ -8,6 +8,7 @@ import io.ordo.domain.Lease;
 import io.ordo.domain.NewTask;
 import io.ordo.domain.Progress;
 import io.ordo.domain.TaskId;
+import io.ordo.domain.Labels;
 import io.ordo.ports.AckOutcome;
 import io.ordo.ports.CancelOutcome;
 import io.ordo.ports.DeadLetterPage;
@@ -21,6 +22,10 @@ import io.ordo.ports.RejectOutcome;
 import io.ordo.ports.Rejection;
 import io.ordo.ports.ReleaseOutcome;
 import io.ordo.ports.ScheduleFiring;
+import io.ordo.ports.ListingCursor;
+import io.ordo.ports.TaskEvent;
+import io.ordo.ports.TaskEventPage;
+import io.ordo.ports.TaskEvents;
 import io.ordo.ports.TaskStore;
 import io.ordo.ports.VirtualClock;
 
@@ -408,6 +413,9 @@ final class SimulationRun {
         if (step instanceof Step.Drain drain) {
             return drain(drain.consumer());
         }
+        if (step instanceof Step.ReadEvents) {
+            return readEvents();
+        }
         throw new IllegalStateException("unknown step " + step);
     }
 
@@ -473,6 +481,27 @@ final class SimulationRun {
         }
         checker.checkSchedules(now);
         return String.join("; ", firings);
+    }
+
+    /** The view's whole event log, one entry per event (a differential run compares what both stores told). */
+    private String readEvents() {
+        TaskEventPage page = store.events(ListingCursor.START, TaskEvents.MAX_EVENTS);
+        List<TaskEvent> events = page.events();
+        int length = store.settings().eventLogLength();
+        if (events.size() > length) {
+            throw new InvariantViolation(Invariant.EVENT_LOG, "the log holds " + events.size()
+                    + " events, more than its length " + length);
+        }
+        for (int i = 1; i < events.size(); i++) {
+            if (events.get(i).seq() != events.get(i - 1).seq() + 1) {
+                throw new InvariantViolation(Invariant.EVENT_LOG, "event " + events.get(i).seq() + " follows event "
+                        + events.get(i - 1).seq());
+            }
+        }
+        return events.stream().map(event -> event.seq() + " " + Labels.of(event.type()) + " " + event.id().value()
+                        + " " + event.partition().code() + " @" + event.at().toEpochMilli()
+                        + event.reason().map(reason -> " (" + reason + ")").orElse(""))
+                .collect(Collectors.joining(", ", "[", "]")) + (page.missed() ? " missed" : "");
     }
 
     private String drain(ConsumerId consumer) {

@@ -135,6 +135,14 @@ public sealed interface Step {
         }
     }
 
+    /** Reads the view's whole event log (docs/task-control.md, "Event log"). */
+    record ReadEvents() implements Step {
+        @Override
+        public String describe() {
+            return "read events";
+        }
+    }
+
     /** Runs the reaper: reclaim, then the trim of the dead letters past the caps. */
     record Reclaim() implements Step {
         @Override
