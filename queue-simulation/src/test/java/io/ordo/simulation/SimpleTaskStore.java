@@ -18,6 +18,7 @@ import io.ordo.domain.TaskState;
 import io.ordo.ports.AckOutcome;
 import io.ordo.ports.CancelOutcome;
 import io.ordo.ports.Clock;
+import io.ordo.ports.CompletedPage;
 import io.ordo.ports.DeadLetterPage;
 import io.ordo.ports.DeadLetterFilter;
 import io.ordo.ports.DeadLetterMatches;
@@ -840,6 +841,11 @@ final class SimpleTaskStore implements TaskStore {
 
     @Override
     public DeadLetterMatches findDeadLetters(DeadLetterFilter filter, String cursor, int limit) {
+        throw new UnsupportedOperationException("SimpleTaskStore does not list tasks");
+    }
+
+    @Override
+    public CompletedPage completedTasks(int offset, int limit) {
         throw new UnsupportedOperationException("SimpleTaskStore does not list tasks");
     }
 }

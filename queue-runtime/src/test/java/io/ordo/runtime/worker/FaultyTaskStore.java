@@ -13,6 +13,7 @@ import io.ordo.domain.TaskId;
 import io.ordo.ports.AckOutcome;
 import io.ordo.ports.CancelOutcome;
 import io.ordo.ports.Clock;
+import io.ordo.ports.CompletedPage;
 import io.ordo.ports.DeadLetterPage;
 import io.ordo.ports.DeadLetterFilter;
 import io.ordo.ports.DeadLetterMatches;
@@ -330,5 +331,10 @@ final class FaultyTaskStore implements TaskStore {
     @Override
     public DeadLetterMatches findDeadLetters(DeadLetterFilter filter, String cursor, int limit) {
         return call(() -> delegate.findDeadLetters(filter, cursor, limit));
+    }
+
+    @Override
+    public CompletedPage completedTasks(int offset, int limit) {
+        return call(() -> delegate.completedTasks(offset, limit));
     }
 }
