@@ -13,6 +13,7 @@ import io.ordo.domain.TaskId;
 import io.ordo.ports.AckOutcome;
 import io.ordo.ports.AckedAndTaken;
 import io.ordo.ports.CancelOutcome;
+import io.ordo.ports.CompletedPage;
 import io.ordo.ports.DeadLetterFilter;
 import io.ordo.ports.DeadLetterMatches;
 import io.ordo.ports.DeadLetterPage;
@@ -195,6 +196,11 @@ final class InMemoryGroupStore implements TaskStore, QueueLevelCalls {
     @Override
     public InFlightPage inFlightTasks(String cursor, int limit) {
         return state().inFlightTasks(cursor, limit);
+    }
+
+    @Override
+    public CompletedPage completedTasks(int offset, int limit) {
+        return state().completedTasks(offset, limit);
     }
 
     @Override

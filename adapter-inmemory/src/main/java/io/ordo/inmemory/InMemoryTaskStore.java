@@ -20,6 +20,7 @@ import io.ordo.ports.AckOutcome;
 import io.ordo.ports.AckedAndTaken;
 import io.ordo.ports.CancelOutcome;
 import io.ordo.ports.Clock;
+import io.ordo.ports.CompletedPage;
 import io.ordo.ports.CompletionResults;
 import io.ordo.ports.ConsumeRequest;
 import io.ordo.ports.ConsumerHeartbeat;
@@ -715,6 +716,14 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
         Validate.notNull("filter", filter);
         CursorPageRequest page = CursorPageRequest.of(cursor, 1, limit);
         return dead.find(filter, page.fromStart() ? 0 : page.number(0), page.limit(), clock.millis());
+    }
+
+    @Override
+    public synchronized CompletedPage completedTasks(int offset, int limit) {
+        ensureOpen();
+        TaskPageRequest page = new TaskPageRequest(offset, limit);
+        return new CompletedPage(completed.page(page), completed.size(), offset, settings.resultRetention(),
+                java.time.Instant.ofEpochMilli(clock.millis()));
     }
 
     @Override

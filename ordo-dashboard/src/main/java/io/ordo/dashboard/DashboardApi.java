@@ -16,6 +16,7 @@ import io.ordo.domain.RateLimit;
 import io.ordo.domain.Schedule;
 import io.ordo.domain.Task;
 import io.ordo.domain.TaskId;
+import io.ordo.ports.CompletedPage;
 import io.ordo.ports.ConsumerGroups;
 import io.ordo.ports.ConsumerPresence;
 import io.ordo.ports.DeadLetterFilter;
@@ -51,7 +52,8 @@ import java.util.Optional;
  * Paths (under {@code /api}): {@code GET overview}, {@code GET queues/Q}, {@code GET
  * queues/Q/dead-letters?offset&limit}, {@code GET queues/Q/task?id}, {@code GET queues/Q/schedules},
  * the task lists ({@code GET queues/Q/partition?partition&offset&limit}, {@code queues/Q/delayed?offset&limit},
- * {@code queues/Q/in-flight?cursor&limit}, {@code queues/Q/dead-letters/search?reason&partition&from&before&cursor&limit}),
+ * {@code queues/Q/in-flight?cursor&limit}, {@code queues/Q/dead-letters/search?reason&partition&from&before&cursor&limit},
+ * {@code queues/Q/completed?offset&limit}),
  * {@code GET queues/Q/limits}, {@code GET queues/Q/groups}, and the actions, all {@code
  * POST} with a JSON body: {@code session}, {@code queues/Q/pause|resume}, {@code
  * queues/Q/dead-letters/redrive|purge {"ids":[…]}}, {@code queues/Q/dead-letters/redrive-all|purge-all},
@@ -119,6 +121,9 @@ final class DashboardApi {
                 }
                 if (rest.equals(List.of("delayed"))) {
                     return Reply.ok(delayed(view, intParameter(query, "offset", 0, 0, TaskListing.MAX_OFFSET), pageLimit(query)));
+                }
+                if (rest.equals(List.of("completed"))) {
+                    return Reply.ok(completed(view, intParameter(query, "offset", 0, 0, TaskListing.MAX_OFFSET), pageLimit(query)));
                 }
                 if (rest.equals(List.of("in-flight"))) {
                     return Reply.ok(inFlight(view, query.getOrDefault("cursor", ListingCursor.START), pageLimit(query)));
@@ -372,6 +377,16 @@ final class DashboardApi {
                 .put("offset", offset).put("limit", limit).put("maxOffset", TaskListing.MAX_OFFSET), page.tasks());
     }
 
+    /** The completed tasks a queue keeps with their results, the latest to go first ({@link CompletedJson}). */
+    private ObjectNode completed(QueueView view, int offset, int limit) {
+        spendRead();
+        CompletedPage page = storeOf(view).completedTasks(offset, limit);
+        if (page.total() == 0) {
+            requireExistingQueue(view);
+        }
+        return CompletedJson.page(named(view), page, limit, this::taskRow);
+    }
+
     private ObjectNode inFlight(QueueView view, String cursor, int limit) {
         spendRead();
         InFlightPage page = storeOf(view).inFlightTasks(cursor, limit);
@@ -540,6 +555,8 @@ final class DashboardApi {
         ObjectNode headers = root.putObject("headers");
         task.headers().forEach(headers::put);
         root.set("payload", payload(task.payload(), PREVIEW_CHARS_OF_TASK));
+        snapshot.completion().ifPresent(done -> CompletedJson.completion(root, done,
+                result -> payload(result, PREVIEW_CHARS_OF_TASK)));
         return Reply.ok(root);
     }
 

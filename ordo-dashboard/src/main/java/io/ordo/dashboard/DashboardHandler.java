@@ -50,7 +50,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
  * {@code ContextHandler}. Every page path ({@code /}, {@code /queues/Q}, {@code /queues/Q/dead-letters},
  * {@code /queues/Q/task?id=…}, each with {@code group=G} for one of the queue's consumer groups, under the
  * mount path, and the task lists {@code /queues/Q/partition?partition=P}, {@code /queues/Q/delayed},
- * {@code /queues/Q/in-flight}) serves the same shell; the script draws the page from the API.
+ * {@code /queues/Q/in-flight}, {@code /queues/Q/completed}) serves the same shell; the script draws the page from the API.
  *
  * <p>API calls, the only ones that reach the backend, run on a small pool of their own and are
  * answered within {@link #BACKEND_ANSWER_TIMEOUT} (503 past it), so a frozen Redis holds that pool,
@@ -70,7 +70,8 @@ public final class DashboardHandler extends Handler.Abstract implements AutoClos
     static final int BACKEND_READS_PER_SECOND = 200;
     private static final String RESOURCES = "/io/ordo/dashboard/";
     /** A queue's pages below {@code /queues/Q}: the script draws each from the API. */
-    private static final java.util.Set<String> PAGES = java.util.Set.of("dead-letters", "task", "partition", "delayed", "in-flight");
+    private static final java.util.Set<String> PAGES = java.util.Set.of("dead-letters", "task", "partition", "delayed", "in-flight",
+            "completed");
     /** Where the shell names the mount path (empty at the root): its links, its files and the script's API calls start with it. */
     private static final String BASE_MARK = "{{base}}";
     private static final String JSON_TYPE = "application/json; charset=utf-8";
@@ -79,6 +80,7 @@ public final class DashboardHandler extends Handler.Abstract implements AutoClos
             + "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
     private static final Map<String, String> STATIC_TYPES = Map.of(
             "dashboard-view.js", "text/javascript; charset=utf-8",
+            "dashboard-completed.js", "text/javascript; charset=utf-8",
             "dashboard.js", "text/javascript; charset=utf-8",
             "dashboard.css", "text/css; charset=utf-8",
             "favicon.svg", "image/svg+xml");

@@ -1,6 +1,7 @@
 // Ordo dashboard. Plain JavaScript, no build step: this file holds the state, the API calls, the
 // session, routing, the pages and the keys; dashboard-view.js (loaded first) the element, formatting
-// and chart functions it draws with. Every value from the API reaches the page as text.
+// and chart functions it draws with; dashboard-completed.js (loaded next) the Completed page, drawn with
+// the tools this file hands it. Every value from the API reaches the page as text.
 'use strict';
 
 (function () {
@@ -189,6 +190,7 @@
     }
     if (parts[0] === 'queues' && parts[2] === 'delayed') return { kind: 'delayed', queue: queueOf(parts[1]), group, page: pageNumber };
     if (parts[0] === 'queues' && parts[2] === 'in-flight') return { kind: 'in-flight', queue: queueOf(parts[1]), group, cursor: query.get('cursor') || '' };
+    if (parts[0] === 'queues' && parts[2] === 'completed') return { kind: 'completed', queue: queueOf(parts[1]), group, page: pageNumber };
     return { kind: 'missing' };
   }
 
@@ -209,6 +211,7 @@
   const partitionHref = (q, code, group, page) => listHref(q, '/partition', { partition: code, page: page > 1 ? page : '' }, group);
   const delayedHref = (q, group, page) => listHref(q, '/delayed', { page: page > 1 ? page : '' }, group);
   const inFlightHref = (q, group, cursor) => listHref(q, '/in-flight', { cursor }, group);
+  const completedHref = (q, group, page) => listHref(q, '/completed', { page: page > 1 ? page : '' }, group);
   const searchHref = (q, group, filter, cursor) => listHref(q, '/dead-letters', Object.assign({}, filter, { cursor }), group);
 
   function crumbs(page) {
@@ -219,6 +222,7 @@
       if (page.kind === 'dead') parts.push(el('span', { class: 'sep' }, '›'), el('span', {}, 'Dead letters'));
       if (page.kind === 'delayed') parts.push(el('span', { class: 'sep' }, '›'), el('span', {}, 'Delayed'));
       if (page.kind === 'in-flight') parts.push(el('span', { class: 'sep' }, '›'), el('span', {}, 'In flight'));
+      if (page.kind === 'completed') parts.push(el('span', { class: 'sep' }, '›'), el('span', {}, 'Completed'));
       if (page.kind === 'partition') parts.push(el('span', { class: 'sep' }, '›'), el('span', {}, 'Partition ' + page.partition));
       if (page.kind === 'task') parts.push(el('span', { class: 'sep' }, '›'), el('span', {}, 'Task'));
     }
@@ -248,6 +252,8 @@
       else if (page.kind === 'partition') await drawPartition(page);
       else if (page.kind === 'delayed') await drawDelayed(page);
       else if (page.kind === 'in-flight') await drawInFlight(page);
+      else if (page.kind === 'completed') await window.OrdoCompleted.draw(page, { PAGE_SIZE, reading, apiPath, taskCells, line,
+        taskTable, offsetPager, completedHref, viewName, stamp, tabs, wireTabs });
       else if (page.kind === 'task') await drawTask(page.queue, page.id, page.group);
       else replace($('main'), el('h1', {}, 'Not found'), el('p', {}, el('a', { href: BASE + '/' }, 'Back to the queues')));
     } catch (e) {
@@ -518,7 +524,8 @@
     const tab = (kind, label, href) => el('a', { href, class: 'tab', id: 'tab-' + kind, 'aria-current': kind === current ? 'page' : null }, label);
     return el('nav', { class: 'tabs', 'aria-label': 'Pages of ' + viewName(queue, group) },
       tab('queue', 'Overview', queueHref(queue, group)), tab('delayed', 'Delayed', delayedHref(queue, group)),
-      tab('in-flight', 'In flight', inFlightHref(queue, group)), tab('dead', 'Dead letters', deadHref(queue, 1, group)),
+      tab('in-flight', 'In flight', inFlightHref(queue, group)), tab('completed', 'Completed', completedHref(queue, group)),
+      tab('dead', 'Dead letters', deadHref(queue, 1, group)),
       el('form', { class: 'open-partition', id: 'open-partition', 'aria-label': 'Open a partition' },
         el('label', { for: 'partition-code' }, 'Partition'),
         el('input', { id: 'partition-code', name: 'partition', size: 14, autocomplete: 'off', spellcheck: 'false',
@@ -831,6 +838,8 @@
       ['Priority', String(body.priority)],
       ['Attempts', String(body.attempts) + (body.maxAttempts ? ' of at most ' + body.maxAttempts + ' (its own limit)' : '')],
       ['Published', clock(body.publishedAt)], ['Due', clock(body.dueAt)], ['Ready', clock(body.readyAt)]];
+    const done = body.completion;
+    if (done) fields.push(['Completed', clock(done.completedAt)], ['Kept until', clock(done.keptUntil)]);
     const inFlight = body.state === 'in-flight';
     replace($('main'),
       el('h1', {}, 'Task ' + body.id, group ? el('span', { class: 'muted of' }, 'in group ' + group) : null),
@@ -838,17 +847,20 @@
         actionButton('Cancel task', async () => {
           if (await confirmAction('Cancel task ' + body.id + '?', inFlight
             ? 'Its worker is asked to stop; the task ends as cancelled, neither retried nor dead-lettered.'
-            : 'The task is deleted; it will not run.', 'Cancel task')) {
+            : done ? 'The completed task and its result are deleted now.' : 'The task is deleted; it will not run.', 'Cancel task')) {
             const r = await act(apiPath(queue, group, '/task/cancel'), { id: body.id }, (r) => body.id + ': ' + r.outcome + '.');
             if (r && !inFlight) location.assign(queueHref(queue, group));
           }
         }, { class: 'danger', id: 'cancel-task' }),
-        body.state === 'dead' ? el('a', { href: deadHref(queue, 1, group) }, 'Dead letters') : null),
+        body.state === 'dead' ? el('a', { href: deadHref(queue, 1, group) }, 'Dead letters') : null,
+        done ? el('a', { href: completedHref(queue, group) }, 'Completed tasks') : null),
       el('section', { class: 'panel' }, el('dl', { class: 'fields', id: 'task-fields' },
         fields.map(([name, value]) => [el('dt', {}, name), el('dd', {}, value)]),
         Object.entries(body.headers).map(([name, value]) => [el('dt', {}, 'header ' + name), el('dd', {}, value)]))),
       body.lastError ? el('section', { class: 'panel' }, el('h2', {}, 'Last error'), preview(body.lastError, 'block', 'task-last-error')) : null,
-      el('section', { class: 'panel' }, el('h2', {}, 'Payload (' + number(body.payload.bytes) + ' bytes)'), preview(body.payload, 'block', 'task-payload')));
+      el('section', { class: 'panel' }, el('h2', {}, 'Payload (' + number(body.payload.bytes) + ' bytes)'), preview(body.payload, 'block', 'task-payload')),
+      done ? el('section', { class: 'panel' }, el('h2', {}, 'Result (' + number(done.result.bytes) + ' bytes)'),
+        done.result.bytes ? preview(done.result, 'block', 'task-result') : el('p', { class: 'muted', id: 'task-result' }, 'It kept no result.')) : null);
   }
 
   // ---- keyboard ------------------------------------------------------------------------------

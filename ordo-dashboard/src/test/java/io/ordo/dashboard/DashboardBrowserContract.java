@@ -62,6 +62,11 @@ abstract class DashboardBrowserContract {
     void stopBackend() {
     }
 
+    /** The stores of the backend under test, for the contract's other parts ({@link CompletedTasksBrowserContract}). */
+    TaskStoreFactory stores() {
+        return stores;
+    }
+
     @BeforeAll
     void startDashboard() throws Exception {
         stores = openStores();
@@ -509,11 +514,11 @@ abstract class DashboardBrowserContract {
 
     // ---- helpers ----------------------------------------------------------------------------
 
-    private QueueName freshQueue() {
+    QueueName freshQueue() {
         return QueueName.of("dash-" + UUID.randomUUID().toString().substring(0, 8));
     }
 
-    private static NewTask newTask(String id, Partition partition, int priority, Duration delay, String payload) {
+    static NewTask newTask(String id, Partition partition, int priority, Duration delay, String payload) {
         return new NewTask(TaskId.of(id), partition, Priority.of(priority), payload.getBytes(UTF_8), delay, Map.of());
     }
 
@@ -528,7 +533,7 @@ abstract class DashboardBrowserContract {
     }
 
     /** Loads a page with or without the token in this tab's session storage. */
-    private void open(String path, boolean withToken) {
+    void open(String path, boolean withToken) {
         WebDriver driver = driver();
         // session storage belongs to the origin: set it on a cheap page of the dashboard, then load the real one
         driver.get(server.url() + "static/favicon.svg");
@@ -555,7 +560,7 @@ abstract class DashboardBrowserContract {
     }
 
     /** The task ids of a list's rows, top to bottom. */
-    private static List<String> rowIds(String table) {
+    static List<String> rowIds(String table) {
         find(By.cssSelector(table));
         return driver().findElements(By.cssSelector(table + " tbody tr")).stream()
                 .map(row -> row.getAttribute("data-id")).toList();

@@ -67,6 +67,11 @@ class DashboardHttpTest {
         assertThat(request("GET", "/api/queues/http-test/partition?partition=p", "", ""))
                 .startsWith("HTTP/1.1 200").contains("\"waiting\":0").contains("\"tasks\":[]");
 
+        assertThat(request("GET", "/api/queues/http-test/completed", "", "")).startsWith("HTTP/1.1 200")
+                .contains("\"resultsKept\":false,\"resultRetentionMillis\":0,\"total\":0").contains("\"tasks\":[]");
+
+        assertThat(request("GET", "/api/queues/http-test/completed?limit=101", "", ""))
+                .startsWith("HTTP/1.1 400").contains("limit: must be between 1 and 100, was 101");
         assertThat(request("GET", "/api/queues/http-test/partition", "", ""))
                 .startsWith("HTTP/1.1 400").contains("partition: is required");
         assertThat(request("GET", "/api/queues/http-test/delayed?offset=1001", "", ""))
@@ -77,10 +82,28 @@ class DashboardHttpTest {
                 .startsWith("HTTP/1.1 400").contains("from: must be a time in epoch milliseconds");
         assertThat(request("GET", "/api/queues/http-test/dead-letters/search?from=20&before=10", "", ""))
                 .startsWith("HTTP/1.1 400").contains("diedBefore: must be after diedFrom");
-        for (String list : List.of("delayed", "in-flight", "partition?partition=p", "dead-letters/search?reason=x")) {
+        for (String list : List.of("delayed", "in-flight", "completed", "partition?partition=p", "dead-letters/search?reason=x")) {
             assertThat(request("GET", "/api/queues/no-such-queue/" + list, "", "")).as(list)
                     .startsWith("HTTP/1.1 404").contains("queue no-such-queue does not exist on inmemory");
         }
+    }
+
+    @Test
+    void the_completed_tasks_are_read_as_json_with_their_result_sizes_and_a_task_with_its_result() throws IOException {
+        TaskStore store = stores.forQueue(QUEUE);
+        store.configure(store.settings().toBuilder().resultRetention(Duration.ofMinutes(30)).build());
+        store.publish(List.of(new NewTask(TaskId.of("done-1"), Partition.regular("p"), Priority.DEFAULT, "{}".getBytes(UTF_8),
+                Duration.ZERO, Map.of())));
+        ConsumerId consumer = ConsumerId.of("c");
+        store.consume(consumer, 1, Duration.ZERO);
+        store.complete(consumer, Map.of(TaskId.of("done-1"), "{\"sum\":7}".getBytes(UTF_8)));
+
+        assertThat(request("GET", "/api/queues/http-test/completed", "", "")).startsWith("HTTP/1.1 200")
+                .contains("\"resultsKept\":true,\"resultRetentionMillis\":1800000,\"total\":1")
+                .contains("\"id\":\"done-1\"").contains("\"resultBytes\":9").doesNotContain("sum");
+        assertThat(request("GET", "/api/queues/http-test/task?id=done-1", "", "")).startsWith("HTTP/1.1 200")
+                .contains("\"state\":\"completed\"")
+                .contains("\"result\":{\"text\":\"{\\\"sum\\\":7}\",\"truncated\":false,\"bytes\":9}");
     }
 
     @Test
@@ -151,7 +174,7 @@ class DashboardHttpTest {
     @Test
     void every_answer_forbids_inline_scripts_framing_and_sniffing() throws IOException {
         for (String path : List.of("/", "/queues/http-test/dead-letters", "/static/dashboard.js",
-                "/static/dashboard-view.js", "/api/overview")) {
+                "/static/dashboard-view.js", "/static/dashboard-completed.js", "/api/overview")) {
             String answer = request("GET", path, "", "").toLowerCase();
             assertThat(answer).as(path).startsWith("http/1.1 200")
                     .contains("content-security-policy: default-src 'none'; script-src 'self'; style-src 'self';")
@@ -160,7 +183,8 @@ class DashboardHttpTest {
         }
         assertThat(request("GET", "/", "", "")).doesNotContain("<script>").doesNotContain("style=")
                 .contains("<script src=\"/static/dashboard.js\" defer></script>")
-                .contains("<script src=\"/static/dashboard-view.js\" defer></script>\n  <script src=\"/static/dashboard.js\"");
+                .contains("<script src=\"/static/dashboard-view.js\" defer></script>\n"
+                        + "  <script src=\"/static/dashboard-completed.js\" defer></script>\n  <script src=\"/static/dashboard.js\"");
         assertThat(request("GET", "/nothing-here", "", "")).startsWith("HTTP/1.1 404");
         assertThat(request("GET", "/api/queues/http-test/dead-letters?limit=101", "", ""))
                 .startsWith("HTTP/1.1 400").contains("limit: must be between 1 and 100");

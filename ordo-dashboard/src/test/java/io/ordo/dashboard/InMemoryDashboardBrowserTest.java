@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Tag;
 
 /** The dashboard's browser tests on the in-memory backend. */
 @Tag("full")
-class InMemoryDashboardBrowserTest extends DashboardBrowserContract {
+class InMemoryDashboardBrowserTest extends CompletedTasksBrowserContract {
     @Override
     TaskStoreFactory openStores() {
         return Guice.createInjector(new InMemoryQueueModule(Clock.system())).getInstance(TaskStoreFactory.class);

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Tag;
 
 /** The dashboard's browser tests on Redis through Jedis, against a private redis-server. */
 @Tag("full")
-class JedisDashboardBrowserTest extends DashboardBrowserContract {
+class JedisDashboardBrowserTest extends CompletedTasksBrowserContract {
     private RedisServer redis;
 
     @Override

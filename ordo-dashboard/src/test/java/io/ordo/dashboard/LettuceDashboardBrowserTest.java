@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Tag;
 
 /** The dashboard's browser tests on Redis through Lettuce, against a private redis-server. */
 @Tag("full")
-class LettuceDashboardBrowserTest extends DashboardBrowserContract {
+class LettuceDashboardBrowserTest extends CompletedTasksBrowserContract {
     private RedisServer redis;
 
     @Override

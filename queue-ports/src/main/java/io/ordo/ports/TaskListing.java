@@ -7,8 +7,8 @@ import java.util.Comparator;
 
 /**
  * The tasks themselves, page by page, for operators' views (the dashboard; docs/contract.md, "Task lists"): a
- * partition's waiting tasks in the order it delivers them, the tasks not ready yet, the tasks in flight and the
- * dead letters a filter matches. Each call is one atomic step on the backend, and none reads the whole queue:
+ * partition's waiting tasks in the order it delivers them, the tasks not ready yet, the tasks in flight, the
+ * dead letters a filter matches and the completed tasks a queue keeps with their results. Each call is one atomic step on the backend, and none reads the whole queue:
  * offsets stop at {@value #MAX_OFFSET}, pages at {@value #MAX_PAGE}, and a dead-letter search examines at most
  * {@value #MAX_EXAMINED} dead letters per call (see {@link TaskStore} for errors).
  */
@@ -25,18 +25,15 @@ public interface TaskListing extends QueueBound {
      * members of one score).
      */
     Comparator<Task> DELAYED_ORDER = Comparator.comparingLong(Task::readyAt).thenComparing(task -> task.id().value(),
-            (a, b) -> { // code point by code point: UTF-8 bytes sort so
-                for (int i = 0, j = 0; i < a.length() && j < b.length(); ) {
-                    int x = a.codePointAt(i);
-                    int y = b.codePointAt(j);
-                    if (x != y) {
-                        return Integer.compare(x, y);
-                    }
-                    i += Character.charCount(x);
-                    j += Character.charCount(y);
-                }
-                return Integer.compare(a.codePointCount(0, a.length()), b.codePointCount(0, b.length()));
-            });
+            TaskListing::compareUtf8);
+
+    /**
+     * The order of {@link #completedTasks}: the latest to go first, that is by {@code keptUntil} descending (newest
+     * completed first while the queue's retention stays the same), ties by id as its UTF-8 bytes sort, descending
+     * (Redis's reverse order of members of one score).
+     */
+    Comparator<CompletedTask> COMPLETED_ORDER = Comparator.comparing(CompletedTask::keptUntil)
+            .thenComparing(completed -> completed.task().id().value(), TaskListing::compareUtf8).reversed();
 
     /**
      * A partition as its page shows it: its head, lock, block and counts, and from {@code offset} (0..{@value
@@ -62,4 +59,26 @@ public interface TaskListing extends QueueBound {
      * DeadLetterMatches#next()} this store gave).
      */
     DeadLetterMatches findDeadLetters(DeadLetterFilter filter, String cursor, int limit);
+
+    /**
+     * The completed tasks the queue keeps (docs/task-control.md, "Results"), in {@link #COMPLETED_ORDER}, from
+     * {@code offset} (0..{@value #MAX_OFFSET}), {@code limit} (1..{@value #MAX_PAGE}): each with when it completed,
+     * until when it is kept and the size of its result ({@link TaskInspection#get} reads the result). Those past
+     * their time are listed until the maintenance deletes them, as {@link QueueStats#completed()} counts them.
+     */
+    CompletedPage completedTasks(int offset, int limit);
+
+    /** Strings as their UTF-8 bytes sort: code point by code point. */
+    private static int compareUtf8(String a, String b) {
+        for (int i = 0, j = 0; i < a.length() && j < b.length(); ) {
+            int x = a.codePointAt(i);
+            int y = b.codePointAt(j);
+            if (x != y) {
+                return Integer.compare(x, y);
+            }
+            i += Character.charCount(x);
+            j += Character.charCount(y);
+        }
+        return Integer.compare(a.codePointCount(0, a.length()), b.codePointCount(0, b.length()));
+    }
 }

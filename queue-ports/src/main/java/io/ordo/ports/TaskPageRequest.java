@@ -4,8 +4,8 @@ import io.ordo.domain.Validate;
 
 /**
  * Which page of an offset-paged task listing is asked for ({@link TaskListing#partitionTasks},
- * {@link TaskListing#delayedTasks}), checked here once for every store: from {@code offset}
- * (0..{@value TaskListing#MAX_OFFSET}), {@code limit} of them (1..{@value TaskListing#MAX_PAGE}).
+ * {@link TaskListing#delayedTasks}, {@link TaskListing#completedTasks}), checked here once for every store: from
+ * {@code offset} (0..{@value TaskListing#MAX_OFFSET}), {@code limit} of them (1..{@value TaskListing#MAX_PAGE}).
  */
 public record TaskPageRequest(int offset, int limit) {
     public TaskPageRequest {

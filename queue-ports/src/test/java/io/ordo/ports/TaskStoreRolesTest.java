@@ -33,8 +33,8 @@ class TaskStoreRolesTest {
 
         assertThat(declaredBy).as("the 25 operations TaskStore had before it was split, the four of schedules,"
                 + " the four of consumer groups, the group a store serves, the trim of dead letters, the heartbeat"
-                + " with progress and the lease extension of task control, the four task lists, and the completion with"
-                + " results and their expiry, the event log's read").hasSize(44);
+                + " with progress and the lease extension of task control, the four task lists, the completion with"
+                + " results and their expiry, the list of completed tasks and the event log's read").hasSize(45);
         assertThat(declaredBy).containsEntry("fireDueSchedules()", List.of("QueueMaintenance"))
                 .containsEntry("trimDeadLetters()", List.of("QueueMaintenance"))
                 .containsEntry("putSchedule(Schedule)", List.of("QueueSchedules"))
@@ -44,7 +44,8 @@ class TaskStoreRolesTest {
                 .containsEntry("extendLease(ConsumerId, Collection, Duration)", List.of("TaskConsuming"))
                 .containsEntry("partitionTasks(Partition, int, int)", List.of("TaskListing"))
                 .containsEntry("findDeadLetters(DeadLetterFilter, String, int)", List.of("TaskListing"))
-                .containsEntry("events(String, int)", List.of("TaskEvents"));
+                .containsEntry("events(String, int)", List.of("TaskEvents"))
+                .containsEntry("completedTasks(int, int)", List.of("TaskListing"));
         declaredBy.forEach((operation, roles) -> assertThat(roles).as(operation).hasSize(1));
         assertThat(declaredBy.entrySet().stream().filter(entry -> entry.getValue().contains("QueueBound")).map(Map.Entry::getKey))
                 .containsExactlyInAnyOrder("queue()", "group()", "settings()");

@@ -99,7 +99,9 @@ public enum RedisScript {
     /** Reply: {now, examined, death number to go on after ('' when none is left), id and record of each match}. */
     FIND_DEAD_LETTERS("find_dead_letters"),
     /** Reply: {latest seq, oldest seq kept, the events read} ({@link EventLogRecords}). */
-    TASK_EVENTS("task_events");
+    TASK_EVENTS("task_events"),
+    /** Reply: {@link CompletedTasksReply}. */
+    COMPLETED_TASKS("completed_tasks");
 
     /** publish's reply: {ACCEPTED, outcome code per task} or {OVER_LIMIT, task index, payload size, limit}. */
     static final class PublishReply {
@@ -189,6 +191,21 @@ public enum RedisScript {
         static final int TASK_WIDTH = 2 + HeldReply.WIDTH;
 
         private InFlightReply() {
+        }
+    }
+
+    /**
+     * completed_tasks' reply: {now, total, retention in ms (0: results are not kept), then per task its id, record,
+     * kept until and result size}.
+     */
+    static final class CompletedTasksReply {
+        static final int NOW = 0;
+        static final int TOTAL = 1;
+        static final int RETENTION = 2;
+        static final int FIRST_TASK = 3;
+        static final int TASK_WIDTH = 4;
+
+        private CompletedTasksReply() {
         }
     }
 

@@ -19,6 +19,7 @@ import io.ordo.ports.AckOutcome;
 import io.ordo.ports.AckedAndTaken;
 import io.ordo.ports.CancelOutcome;
 import io.ordo.ports.Clock;
+import io.ordo.ports.CompletedPage;
 import io.ordo.ports.Completion;
 import io.ordo.ports.CompletionResults;
 import io.ordo.ports.ConsumeRequest;
@@ -519,6 +520,13 @@ public final class RedisTaskStore implements TaskStore {
                 .add(filter.diedFrom() == null ? "" : Long.toString(filter.diedFrom().toEpochMilli()))
                 .add(filter.diedBefore() == null ? "" : Long.toString(filter.diedBefore().toEpochMilli()));
         return TaskListReplies.deadLetterMatches(run(RedisScript.FIND_DEAD_LETTERS, args));
+    }
+
+    @Override
+    public CompletedPage completedTasks(int offset, int limit) {
+        TaskPageRequest page = new TaskPageRequest(offset, limit);
+        return TaskListReplies.completedTasks(page.offset(),
+                run(RedisScript.COMPLETED_TASKS, new Args().add(now()).add(page.offset()).add(page.limit())));
     }
 
     // ---------------------------------------------------------------- stats, pause, settings

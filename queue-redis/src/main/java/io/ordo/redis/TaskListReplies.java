@@ -4,6 +4,8 @@ import io.ordo.domain.ConsumerId;
 import io.ordo.domain.DeadLetter;
 import io.ordo.domain.Partition;
 import io.ordo.domain.Task;
+import io.ordo.ports.CompletedPage;
+import io.ordo.ports.CompletedTask;
 import io.ordo.ports.DeadLetterMatches;
 import io.ordo.ports.InFlightPage;
 import io.ordo.ports.LeaseStatus;
@@ -13,10 +15,12 @@ import io.ordo.ports.PartitionLock;
 import io.ordo.ports.PartitionTasks;
 import io.ordo.ports.TaskPage;
 import io.ordo.ports.TaskSnapshot;
+import io.ordo.redis.RedisScript.CompletedTasksReply;
 import io.ordo.redis.RedisScript.HeldReply;
 import io.ordo.redis.RedisScript.InFlightReply;
 import io.ordo.redis.RedisScript.PartitionTasksReply;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -80,6 +84,19 @@ final class TaskListReplies {
 
     static TaskPage delayedTasks(int offset, List<Object> reply) {
         return new TaskPage(tasks(reply, 2), Replies.number(reply, 1), offset, Instant.ofEpochMilli(Replies.number(reply, 0)));
+    }
+
+    static CompletedPage completedTasks(int offset, List<Object> reply) {
+        List<CompletedTask> tasks = new ArrayList<>();
+        for (int i = CompletedTasksReply.FIRST_TASK; i + CompletedTasksReply.TASK_WIDTH <= reply.size();
+             i += CompletedTasksReply.TASK_WIDTH) {
+            TaskRecords.Stored stored = TaskRecords.decode(Replies.bytes(reply, i), Replies.bytes(reply, i + 1));
+            tasks.add(new CompletedTask(stored.task(), Instant.ofEpochMilli(stored.at()),
+                    Instant.ofEpochMilli(Replies.number(reply, i + 2)), Replies.integer(reply, i + 3)));
+        }
+        return new CompletedPage(tasks, Replies.number(reply, CompletedTasksReply.TOTAL), offset,
+                Duration.ofMillis(Replies.number(reply, CompletedTasksReply.RETENTION)),
+                Instant.ofEpochMilli(Replies.number(reply, CompletedTasksReply.NOW)));
     }
 
     static InFlightPage inFlightTasks(List<Object> reply) {

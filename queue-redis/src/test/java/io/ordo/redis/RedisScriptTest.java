@@ -24,7 +24,7 @@ class RedisScriptTest {
     private static final List<RedisScript> READ_ONLY = List.of(RedisScript.GET, RedisScript.STATS,
             RedisScript.SETTINGS, RedisScript.DEAD_LETTERS, RedisScript.INSPECT, RedisScript.SCHEDULES, RedisScript.GROUPS,
             RedisScript.PARTITION_TASKS, RedisScript.DELAYED_TASKS, RedisScript.IN_FLIGHT_TASKS, RedisScript.FIND_DEAD_LETTERS,
-            RedisScript.TASK_EVENTS);
+            RedisScript.TASK_EVENTS, RedisScript.COMPLETED_TASKS);
     /** The library's shared parts, which are not operations of their own. */
     private static final Set<String> SHARED = Stream.concat(RedisLibrary.SHARED.stream(), Stream.of(RedisLibrary.PRELUDE))
             .collect(java.util.stream.Collectors.toSet());

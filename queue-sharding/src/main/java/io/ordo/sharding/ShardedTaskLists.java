@@ -4,6 +4,8 @@ import io.ordo.domain.InvalidInputException;
 import io.ordo.domain.Partition;
 import io.ordo.domain.Task;
 import io.ordo.domain.Validate;
+import io.ordo.ports.CompletedPage;
+import io.ordo.ports.CompletedTask;
 import io.ordo.ports.CursorPageRequest;
 import io.ordo.ports.DeadLetterFilter;
 import io.ordo.ports.DeadLetterMatches;
@@ -16,6 +18,7 @@ import io.ordo.ports.TaskPageRequest;
 import io.ordo.ports.TaskSnapshot;
 import io.ordo.ports.TaskStore;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,8 +26,8 @@ import java.util.Optional;
 import java.util.function.ToIntFunction;
 
 /**
- * A sharded queue's task lists ({@link TaskListing}): a partition's from its shard, the delayed tasks merged,
- * the tasks in flight and the dead-letter searches shard by shard behind a cursor naming the shard.
+ * A sharded queue's task lists ({@link TaskListing}): a partition's from its shard, the delayed and the completed
+ * tasks merged, the tasks in flight and the dead-letter searches shard by shard behind a cursor naming the shard.
  */
 final class ShardedTaskLists {
     private final List<TaskStore> shards;
@@ -66,6 +69,33 @@ final class ShardedTaskLists {
         merged.sort(TaskListing.DELAYED_ORDER);
         return new TaskPage(merged.subList(Math.min(offset, merged.size()), Math.min(page.end(), merged.size())),
                 total, offset, readAt);
+    }
+
+    /**
+     * The shards' completed tasks merged in {@link TaskListing#COMPLETED_ORDER}, read as the delayed tasks are; the
+     * retention is the first shard's, as the store's settings are.
+     */
+    CompletedPage completedTasks(int offset, int limit) {
+        TaskPageRequest page = new TaskPageRequest(offset, limit);
+        List<CompletedTask> merged = new ArrayList<>();
+        long total = 0;
+        Instant readAt = Instant.EPOCH;
+        Duration retention = null;
+        for (TaskStore shard : shards) {
+            int read = 0;
+            CompletedPage part;
+            do {
+                part = shard.completedTasks(read, Math.min(TaskListing.MAX_PAGE, page.end() - read));
+                merged.addAll(part.tasks());
+                read += part.tasks().size();
+            } while (part.tasks().size() == TaskListing.MAX_PAGE && read < page.end());
+            total += part.total();
+            readAt = part.readAt().isAfter(readAt) ? part.readAt() : readAt;
+            retention = retention == null ? part.resultRetention() : retention;
+        }
+        merged.sort(TaskListing.COMPLETED_ORDER);
+        return new CompletedPage(merged.subList(Math.min(offset, merged.size()), Math.min(page.end(), merged.size())),
+                total, offset, retention, readAt);
     }
 
     /** Shard by shard, each in its own order (by holder name); a cursor is the shard and its own cursor. */

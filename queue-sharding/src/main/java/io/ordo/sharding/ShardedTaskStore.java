@@ -16,6 +16,7 @@ import io.ordo.domain.TaskId;
 import io.ordo.domain.Validate;
 import io.ordo.ports.AckOutcome;
 import io.ordo.ports.CancelOutcome;
+import io.ordo.ports.CompletedPage;
 import io.ordo.ports.CompletionResults;
 import io.ordo.ports.ConsumeRequest;
 import io.ordo.ports.ConsumerPresence;
@@ -81,8 +82,9 @@ import java.util.zip.CRC32;
  *       id this store did not hand out is asked of every shard;</li>
  *   <li>cancel, get, redrive, purge by id: asked of every shard (get stops at the first that has it);</li>
  *   <li>heartbeat, reclaim, pause, resume, configure: every shard; stats, inspection and dead letters: merged;</li>
- *   <li>task lists: a partition's from its shard, the delayed tasks merged by ready time, the tasks in flight
- *       and dead-letter searches shard by shard (a cursor names the shard and where its own listing goes on).</li>
+ *   <li>task lists: a partition's from its shard, the delayed tasks merged by ready time and the completed ones
+ *       by expiry, the tasks in flight and dead-letter searches shard by shard (a cursor names the shard and
+ *       where its own listing goes on).</li>
  * </ul>
  *
  * <p>Consumer groups (docs/groups.md): a group of a sharded queue is the group of that name on every shard,
@@ -584,6 +586,11 @@ public final class ShardedTaskStore implements TaskStore {
     @Override
     public DeadLetterMatches findDeadLetters(DeadLetterFilter filter, String cursor, int limit) {
         return lists.findDeadLetters(filter, cursor, limit);
+    }
+
+    @Override
+    public CompletedPage completedTasks(int offset, int limit) {
+        return lists.completedTasks(offset, limit);
     }
 
     // ---------------------------------------------------------------- stats, pause, settings

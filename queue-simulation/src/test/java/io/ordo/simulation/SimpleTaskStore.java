@@ -18,6 +18,7 @@ import io.ordo.domain.TaskState;
 import io.ordo.ports.AckOutcome;
 import io.ordo.ports.CancelOutcome;
 import io.ordo.ports.Clock;
+import io.ordo.ports.CompletedPage;
 import io.ordo.ports.DeadLetterPage;
 import io.ordo.ports.DeadLetterFilter;
 import io.ordo.ports.DeadLetterMatches;
@@ -849,5 +850,10 @@ final class SimpleTaskStore implements TaskStore {
         // it keeps no log: the checker's own tests run on it, and the simulation's reads of a log check only what
         // a log holds (numbered, within its length), which an empty one passes
         return new TaskEventPage(List.of(), cursor, false);
+    }
+
+    @Override
+    public CompletedPage completedTasks(int offset, int limit) {
+        throw new UnsupportedOperationException("SimpleTaskStore does not list tasks");
     }
 }

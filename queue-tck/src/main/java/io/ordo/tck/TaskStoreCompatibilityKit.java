@@ -9,6 +9,7 @@ import io.ordo.tck.contract.AckAndConsumeContract;
 import io.ordo.tck.contract.BadInputContract;
 import io.ordo.tck.contract.BlockPartitionContract;
 import io.ordo.tck.contract.CancelContract;
+import io.ordo.tck.contract.CompletedListingContract;
 import io.ordo.tck.contract.ConcurrencyCapsContract;
 import io.ordo.tck.contract.ConsumeContract;
 import io.ordo.tck.contract.ConsumerGroupsContract;
@@ -268,6 +269,13 @@ public abstract class TaskStoreCompatibilityKit {
     @Nested
     class TaskListing extends TaskListingContract {
         TaskListing() {
+            super(TaskStoreCompatibilityKit.this::createStore, TaskStoreCompatibilityKit.this::createGroupStore);
+        }
+    }
+
+    @Nested
+    class CompletedListing extends CompletedListingContract {
+        CompletedListing() {
             super(TaskStoreCompatibilityKit.this::createStore, TaskStoreCompatibilityKit.this::createGroupStore);
         }
     }

@@ -2,6 +2,7 @@ package io.ordo.cli.demo;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ordo.domain.ConsumerId;
 import io.ordo.domain.Lease;
@@ -36,13 +37,15 @@ import java.util.random.RandomGenerator;
  * Something to look at: {@code ordo dashboard --demo} fills the queue {@code demo} (when it holds
  * nothing yet) with ready, delayed and dead tasks, ordered partitions held by a consumer that
  * never finishes, blocked partitions, and keeps it moving with a small worker and a trickle of
- * new tasks while the dashboard runs.
+ * new tasks while the dashboard runs. The queue keeps results for an hour, so the tasks the worker
+ * completes show on the Completed page with theirs.
  */
 public final class DemoActivity implements AutoCloseable {
     public static final QueueName QUEUE = QueueName.of("demo");
     static final ConsumerId STUCK_CONSUMER = ConsumerId.of("billing-worker-7");
     private static final Duration STUCK_HEARTBEAT_TTL = Duration.ofSeconds(30);
     private static final int TRICKLE_CEILING = 80;
+    private static final Duration RESULT_RETENTION = Duration.ofHours(1);
 
     private final TaskStore store;
     private final Worker<JsonNode> worker;
@@ -87,6 +90,7 @@ public final class DemoActivity implements AutoCloseable {
 
     /** The story's starting point; returns the tasks the stuck consumer holds. */
     private static List<TaskId> seed(TaskStore store) {
+        store.configure(store.settings().toBuilder().resultRetention(RESULT_RETENTION).build());
         // Dead letters first, so they are the first tasks a consume takes.
         List<NewTask> doomed = List.of(
                 task("hook-1001", Partition.regular("webhooks"), "{\"url\":\"https://shop.example.com/hooks/order\",\"order\":1001}"),
@@ -198,7 +202,9 @@ public final class DemoActivity implements AutoCloseable {
             if (broken != null) {
                 return Outcome.fail(broken.asText());
             }
-            return Outcome.success();
+            // a small result, which the queue keeps with the completed task
+            return Outcome.success(JsonNodeFactory.instance.objectNode().put("ok", true).put("task", context.id().value())
+                    .put("tookMs", 300));
         }
     }
 }

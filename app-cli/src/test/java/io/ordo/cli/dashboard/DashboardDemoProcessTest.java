@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The README's one command, {@code ordo dashboard --demo}, as a new user runs it: the printed link
  * opens the dashboard with actions unlocked, the demo queue shows every kind of state, and consumer
  * groups created from the queue page receive the demo's new tasks. The test takes the screenshots of
- * the overview, the queue, the dead letters and a consumer group: into target/ on every run, and into
+ * the overview, the queue, the dead letters, the task lists (completed ones too) and a consumer group: into target/ on every run, and into
  * docs/images/ when run with {@code -Dordo.screenshots=update}.
  */
 @Tag("full")
@@ -89,6 +89,10 @@ class DashboardDemoProcessTest {
             driver.get(base + "queues/demo/in-flight");
             assertThat(find(By.cssSelector("#in-flight-tasks")).getText()).contains("billing-worker-7");
             shoot("dashboard-in-flight.png");
+            driver.get(base + "queues/demo/completed");
+            assertThat(find(By.id("results-kept")).getText()).startsWith("Kept 1 h 0 min");
+            find(By.cssSelector("#completed-tasks tr[data-id]"));
+            shoot("dashboard-completed.png");
             driver.get(base + "queues/demo/dead-letters");
             find(By.id("filter-reason")).sendKeys("HTTP 503", Keys.ENTER);
             await("the search", d -> d.getCurrentUrl().contains("reason=HTTP+503"));

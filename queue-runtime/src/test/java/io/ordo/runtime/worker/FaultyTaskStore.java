@@ -13,6 +13,7 @@ import io.ordo.domain.TaskId;
 import io.ordo.ports.AckOutcome;
 import io.ordo.ports.CancelOutcome;
 import io.ordo.ports.Clock;
+import io.ordo.ports.CompletedPage;
 import io.ordo.ports.DeadLetterPage;
 import io.ordo.ports.DeadLetterFilter;
 import io.ordo.ports.DeadLetterMatches;
@@ -336,5 +337,10 @@ final class FaultyTaskStore implements TaskStore {
     @Override
     public TaskEventPage events(String cursor, int limit) {
         return call(() -> delegate.events(cursor, limit));
+    }
+
+    @Override
+    public CompletedPage completedTasks(int offset, int limit) {
+        return call(() -> delegate.completedTasks(offset, limit));
     }
 }
