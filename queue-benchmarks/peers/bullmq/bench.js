@@ -23,6 +23,13 @@ function payload(i, t) {
     cust: 'c-42', amount: 1999 };
 }
 
+// The 100-byte result M3's worker keeps with each completed job, as Ordo's keeps BenchPayload.result: BullMQ
+// stores the JSON of the value a processor returns, here the same 100 bytes.
+function result(i) {
+  return { i: String(i).padStart(10, '0'), state: 'done', worker: 'bench-worker-1', total: 1999,
+    note: 'kept for the owner' };
+}
+
 function percentile(sorted, p) {
   if (sorted.length === 0) return 0;
   const rank = Math.ceil((p * sorted.length) / 100 - 1e-9); // 99.9% of 1000 is rank 999
@@ -50,8 +57,9 @@ async function addInBatches(queue, from, count, batch, now) {
 }
 
 // A worker that handles every job with a no-op and keeps the harness's exactly-once bookkeeping;
-// completed jobs are removed, as an ack removes a task in Ordo.
-function startWorker(port, concurrency, tasks, now, onHandle) {
+// completed jobs are removed, as an ack removes a task in Ordo, unless `keep` (M3): then each job returns
+// its result and stays completed with it, BullMQ's default.
+function startWorker(port, concurrency, tasks, now, onHandle, keep = false) {
   const seen = new Uint8Array(tasks);
   const state = { handled: 0, duplicates: 0, completed: 0, failed: 0, lastCompletion: 0, target: tasks };
   let finish;
@@ -65,8 +73,10 @@ function startWorker(port, concurrency, tasks, now, onHandle) {
     const i = Number(job.data.i);
     if (onHandle) onHandle(job, i);
     if (seen[i]++) state.duplicates++; else state.handled++;
+    return keep ? result(i) : undefined;
   }, {
-    connection: connection(port), concurrency, removeOnComplete: { count: 0 }, removeOnFail: { count: 100000 },
+    connection: connection(port), concurrency, removeOnComplete: keep ? false : { count: 0 },
+    removeOnFail: { count: 100000 },
   });
   worker.on('completed', () => {
     state.completed++;
@@ -141,6 +151,23 @@ const operations = {
     await worker.close();
     const left = await withQueue(port, (queue) => queue.getJobCounts('wait', 'active', 'delayed', 'completed'));
     return { tasksPerSecond: tasks / ((state.lastCompletion - start) / 1e9), ...exactlyOnce(state, tasks), left };
+  },
+
+  // M3: drains the filled queue keeping every completed job with its result; says how many are kept and
+  // whether the last one kept its return value as returned.
+  async keep({ port, tasks, concurrency }) {
+    const now = clockFrom(process.hrtime.bigint());
+    const { worker, state } = startWorker(port, concurrency, tasks, now, undefined, true);
+    await awaitDone(state, tasks, 60000 + tasks);
+    await worker.close();
+    const { kept, resultKept } = await withQueue(port, async (queue) => {
+      const counts = await queue.getJobCounts('completed');
+      const [last] = await queue.getJobs(['completed'], 0, 0);
+      return { kept: counts.completed, resultKept: last !== undefined
+        && JSON.stringify(last.returnvalue) === JSON.stringify(result(Number(last.data.i)))
+        && JSON.stringify(last.returnvalue).length === 100 };
+    });
+    return { ...exactlyOnce(state, tasks), kept, resultKept };
   },
 
   // Publishes one job per call on a fixed schedule from a thread of its own while the worker here handles them.

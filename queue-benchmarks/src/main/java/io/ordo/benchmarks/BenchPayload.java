@@ -9,6 +9,9 @@ import java.nio.charset.StandardCharsets;
  * parser: {@code i} the task's index in the run (exactly-once check), {@code p} its partition,
  * {@code k} its place in the partition (order check), {@code t} the {@link BenchClock} nanos at the
  * start of the publish call (latency). The BullMQ script builds the same object.
+ *
+ * <p>M3's worker keeps a result of the same size with each completed task, {@link #result}: a JSON object
+ * naming the task's index at the same offset, so a check can tell whose result a completed task kept.
  */
 final class BenchPayload {
     static final int SIZE = 100;
@@ -22,10 +25,13 @@ final class BenchPayload {
     private static final int PLACE_DIGITS = 7;
     private static final int SENT_AT = 51;
     private static final int SENT_DIGITS = 19;
+    private static final byte[] RESULT_TEMPLATE = ("{\"i\":\"0000000000\",\"state\":\"done\",\"worker\":\"bench-worker-1\","
+            + "\"total\":1999,\"note\":\"kept for the owner\"}").getBytes(StandardCharsets.US_ASCII);
 
     static {
-        if (TEMPLATE.length != SIZE) {
-            throw new AssertionError("the payload template must be " + SIZE + " bytes, is " + TEMPLATE.length);
+        if (TEMPLATE.length != SIZE || RESULT_TEMPLATE.length != SIZE) {
+            throw new AssertionError("the payload and result templates must be " + SIZE + " bytes, are "
+                    + TEMPLATE.length + " and " + RESULT_TEMPLATE.length);
         }
     }
 
@@ -44,6 +50,13 @@ final class BenchPayload {
         write(payload, PLACE_AT, PLACE_DIGITS, place);
         write(payload, SENT_AT, SENT_DIGITS, sentNanos);
         return payload;
+    }
+
+    /** The {@link #SIZE}-byte result M3 keeps with the completed task of this index. */
+    static byte[] result(long index) {
+        byte[] result = RESULT_TEMPLATE.clone();
+        write(result, INDEX_AT, INDEX_DIGITS, index);
+        return result;
     }
 
     static int index(byte[] payload) {

@@ -20,7 +20,7 @@ import java.util.Set;
  */
 final class BenchRun {
     /** Workloads whose figure is the server's alone: measured on one client when both are in the run. */
-    static final Set<Workload> SERVER_SIDE = Set.of(Workload.C3, Workload.M1, Workload.M2);
+    static final Set<Workload> SERVER_SIDE = Set.of(Workload.C3, Workload.M1, Workload.M2, Workload.M3);
 
     private final Mode mode;
     private final int repetitions;

@@ -97,6 +97,7 @@ final class BullMqSubject implements Subject {
             case L1 -> latency(Workload.L1, Mode.Sizes.L1_RATE, sizes.l1Seconds(), context);
             case L2 -> latency(Workload.L2, Mode.Sizes.L2_RATE, sizes.l2Seconds(), context);
             case M1 -> memory(sizes.memoryTasks(), context);
+            case M3 -> keptMemory(sizes.resultMemoryTasks(), context);
             case I1 -> idle(sizes.idleSeconds(), context);
             case C1W, C2, C3, G1, M2 -> throw new IllegalArgumentException("BullMQ does not run " + workload);
         };
@@ -131,6 +132,29 @@ final class BullMqSubject implements Subject {
         long before = context.redis().usedMemory();
         call(request("fill").put("from", 0).put("tasks", tasks));
         return new Measurement().add(Figure.M1_BYTES, (context.redis().usedMemory() - before) / (double) tasks);
+    }
+
+    /**
+     * M3's pass with results: the jobs filled as for M1, then drained by a worker that keeps completed jobs
+     * (BullMQ's default) and returns the same 100-byte result Ordo's keeps, whose JSON is what BullMQ stores. Only
+     * this pass, not the one with empty results: a BullMQ drain of the full count takes minutes.
+     */
+    private Measurement keptMemory(int tasks, BenchContext context) {
+        context.startMeasuring();
+        long empty = context.redis().usedMemory();
+        call(request("fill").put("from", 0).put("tasks", tasks));
+        long queued = context.redis().usedMemory();
+        JsonNode answer = call(request("keep").put("tasks", tasks).put("concurrency", CONCURRENCY));
+        RetainedMemory memory = new RetainedMemory(empty, queued, context.redis().usedMemory(), tasks);
+        boolean kept = exactlyOnce(answer, tasks) && answer.path("kept").asInt() == tasks
+                && answer.path("resultKept").asBoolean();
+        return new Measurement()
+                .add(Figure.M3_BYTES, memory.perCompletedTask())
+                .add(Figure.M3_OVER_QUEUED, memory.overQueued())
+                .check("M3, 100-byte results: each job handled once and kept completed with its return value", kept,
+                        describe(answer, tasks) + String.format(", %,d kept completed, the last one's return value %s",
+                                answer.path("kept").asInt(), answer.path("resultKept").asBoolean() ? "as returned"
+                                        : "not as returned"));
     }
 
     private Measurement idle(double seconds, BenchContext context) {

@@ -41,6 +41,18 @@ record Figure(String id, Workload workload, String label, Unit unit, Better bett
     /** (bytes with 3 groups − bytes with 1 group) ÷ 2 ÷ tasks: what each further group keeps per task. */
     static final Figure M2_BYTES = new Figure("M2", Workload.M2, "M2 Redis memory per task per extra consumer group",
             Unit.BYTES_PER_TASK, Better.LOWER);
+    /** M3: (INFO memory once every task is kept completed − before the first publish) ÷ tasks, 100-byte results. */
+    static final Figure M3_BYTES = new Figure("M3", Workload.M3,
+            "M3 Redis memory per completed task kept with a 100-byte result", Unit.BYTES_PER_TASK, Better.LOWER);
+    /** M3's completed task over the same task queued, read in the same pass: what keeping it adds to M1's figure. */
+    static final Figure M3_OVER_QUEUED = new Figure("M3.over", Workload.M3,
+            "M3 100-byte result: the completed task over the same task queued", Unit.BYTES_PER_TASK, Better.LOWER);
+    /** As {@link #M3_BYTES} with plain acks: a completed task that keeps an empty result. */
+    static final Figure M3_EMPTY_BYTES = new Figure("M3.empty", Workload.M3,
+            "M3 Redis memory per completed task kept with an empty result (plain ack)", Unit.BYTES_PER_TASK,
+            Better.LOWER);
+    static final Figure M3_EMPTY_OVER_QUEUED = new Figure("M3.empty.over", Workload.M3,
+            "M3 empty result: the completed task over the same task queued", Unit.BYTES_PER_TASK, Better.LOWER);
     static final Figure I1_COMMANDS = new Figure("I1", Workload.I1, "I1 idle worker", Unit.COMMANDS_PER_SECOND,
             Better.LOWER);
 

@@ -2,10 +2,13 @@ package io.ordo.benchmarks;
 
 import io.ordo.domain.GroupName;
 import io.ordo.ports.QueueStats;
+import io.ordo.ports.TaskSnapshot;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -42,6 +45,7 @@ final class JavaSubject implements Subject {
         return switch (workload) {
             case C1W -> queue instanceof OrdoQueue; // the worker runtime runs on Ordo's store port only
             case G1, M2 -> queue instanceof OrdoQueue; // consumer groups as Ordo has them: a publish fans out
+            case M3 -> queue instanceof OrdoQueue; // raw Streams keeps no result with an acked entry
             case C2, C3 -> queue.hasPartitions();
             default -> true;
         };
@@ -74,6 +78,7 @@ final class JavaSubject implements Subject {
             case L2 -> latency(Workload.L2, Mode.Sizes.L2_RATE, sizes.l2Seconds(), context);
             case M1 -> memory(sizes.memoryTasks(), context);
             case M2 -> memoryPerGroup(sizes.groupMemoryTasks(), context);
+            case M3 -> memoryOfResults(sizes.resultMemoryTasks(), context);
             case I1 -> idle(sizes.idleSeconds(), context);
         };
     }
@@ -340,6 +345,64 @@ final class JavaSubject implements Subject {
         measurement.check("M2, " + groupCount + (groupCount == 1 ? " group: " : " groups: ") + delivered.name(),
                 delivered.passed(), delivered.detail());
         return bytes;
+    }
+
+    /**
+     * Queues the tasks of M1 on a queue that keeps results, completes them all with a 100-byte result each, then
+     * does the same on the emptied server with plain acks (an empty result kept): each pass reads INFO memory on
+     * the empty queue, once the tasks are queued and once all are kept completed.
+     */
+    private Measurement memoryOfResults(int tasks, BenchContext context) {
+        OrdoQueue ordo = (OrdoQueue) queue;
+        context.startMeasuring();
+        Measurement measurement = new Measurement();
+        RetainedMemory withResults = keptBytes(ordo, true, tasks, context, measurement);
+        context.redis().flushAll();
+        RetainedMemory plainAcks = keptBytes(ordo, false, tasks, context, measurement);
+        return measurement
+                .add(Figure.M3_BYTES, withResults.perCompletedTask())
+                .add(Figure.M3_OVER_QUEUED, withResults.overQueued())
+                .add(Figure.M3_EMPTY_BYTES, plainAcks.perCompletedTask())
+                .add(Figure.M3_EMPTY_OVER_QUEUED, plainAcks.overQueued());
+    }
+
+    /** One pass of M3, checked afterwards (outside the readings): every task kept completed, with its result. */
+    private RetainedMemory keptBytes(OrdoQueue ordo, boolean withResults, int tasks, BenchContext context,
+                                     Measurement measurement) {
+        ordo.keepResults(Mode.Sizes.RESULT_RETENTION);
+        long empty = context.redis().usedMemory();
+        publishAll(tasks, PARTITIONS, false, Mode.Sizes.PRELOAD_BATCH);
+        long queued = context.redis().usedMemory();
+        OrdoQueue.Completed done = ordo.completeAll(WORKER,
+                withResults ? payload -> BenchPayload.result(BenchPayload.index(payload)) : null);
+        long completed = context.redis().usedMemory();
+        Measurement.Check kept = keptCompleted(ordo, done, tasks, withResults);
+        measurement.check("M3, " + (withResults ? "100-byte results: " : "plain acks: ") + kept.name(), kept.passed(),
+                kept.detail());
+        return new RetainedMemory(empty, queued, completed, tasks);
+    }
+
+    /** Whether every task was acked once and is kept completed, the last one with the result it was given. */
+    private static Measurement.Check keptCompleted(OrdoQueue ordo, OrdoQueue.Completed done, long tasks,
+                                                   boolean withResults) {
+        List<String> wrong = new ArrayList<>();
+        QueueStats stats = ordo.stats();
+        if (done.acked() != tasks || stats.completed() != tasks || stats.ready() + stats.inFlight() != 0) {
+            wrong.add(String.format("%,d acked, %,d kept completed, %,d ready, %,d in flight", done.acked(),
+                    stats.completed(), stats.ready(), stats.inFlight()));
+        }
+        byte[] expected = withResults ? BenchPayload.result(BenchPayload.index(done.lastPayload())) : new byte[0];
+        Optional<TaskSnapshot> last = ordo.get(done.last());
+        boolean keptAsGiven = last.flatMap(TaskSnapshot::completion).map(c -> Arrays.equals(c.result(), expected))
+                .orElse(false);
+        if (!keptAsGiven) {
+            wrong.add("the last task completed shows " + last.map(t -> t.state() + " with " + t.completion())
+                    .orElse("nothing"));
+        }
+        return new Measurement.Check("every task kept completed with its result", wrong.isEmpty(),
+                wrong.isEmpty() ? String.format("%,d tasks, each %s", tasks,
+                        withResults ? "with its " + BenchPayload.SIZE + "-byte result" : "with an empty result")
+                        : String.join("; ", wrong));
     }
 
     /** One worker with nothing to do for {@code seconds}; the commands it sends, counted in one window per repetition. */

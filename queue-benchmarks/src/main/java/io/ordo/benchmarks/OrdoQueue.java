@@ -13,6 +13,8 @@ import io.ordo.ports.AckOutcome;
 import io.ordo.ports.AckedAndTaken;
 import io.ordo.ports.Clock;
 import io.ordo.ports.QueueStats;
+import io.ordo.ports.TaskConsuming;
+import io.ordo.ports.TaskSnapshot;
 import io.ordo.ports.TaskStore;
 import io.ordo.ports.TaskStoreFactory;
 import io.ordo.runtime.Workers;
@@ -21,7 +23,12 @@ import io.ordo.runtime.worker.Scheduler;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
 import java.util.random.RandomGenerator;
 
 /** An Ordo queue through the store port, on whichever backend made the factory. */
@@ -134,6 +141,60 @@ final class OrdoQueue implements BenchQueue {
     /** The counts of the queue's own view. */
     QueueStats stats() {
         return store.stats();
+    }
+
+    /** From now on an ack keeps the task as completed for {@code retention}, with its result (docs/task-control.md). */
+    void keepResults(Duration retention) {
+        store.configure(QueueSettings.builder().resultRetention(retention).build());
+    }
+
+    /**
+     * What {@link #completeAll} did: the acks the queue accepted, and the last task completed with its payload, for
+     * a look at what it kept.
+     */
+    record Completed(long acked, TaskId last, byte[] lastPayload) {
+    }
+
+    /**
+     * Takes every task there is as one consumer, {@value TaskConsuming#MAX_CONSUME} per call, and acks each batch:
+     * with {@code resultOf} through {@code complete}, each task with the result it makes of the payload; without,
+     * with plain acks riding on the next fetch, as a worker acks a plain success.
+     *
+     * @param resultOf the result of a task from its payload, or null for plain acks (an empty result kept)
+     */
+    Completed completeAll(String consumerName, UnaryOperator<byte[]> resultOf) {
+        ConsumerId consumer = ConsumerId.of(consumerName);
+        long acked = 0;
+        Lease last = null;
+        List<TaskId> acks = List.of();
+        while (true) {
+            List<Lease> taken;
+            if (resultOf == null) {
+                AckedAndTaken answer = store.ackAndConsume(consumer, acks, TaskConsuming.MAX_CONSUME, Duration.ZERO);
+                acked += accepted(answer.acks().values());
+                taken = answer.taken();
+            } else {
+                taken = store.consume(consumer, TaskConsuming.MAX_CONSUME, Duration.ZERO);
+                Map<TaskId, byte[]> results = new LinkedHashMap<>(taken.size() * 2);
+                taken.forEach(lease -> results.put(lease.id(), resultOf.apply(lease.task().payload())));
+                acked += results.isEmpty() ? 0 : accepted(store.complete(consumer, results).values());
+            }
+            if (taken.isEmpty()) {
+                return new Completed(acked, last == null ? null : last.id(), last == null ? null
+                        : last.task().payload());
+            }
+            last = taken.get(taken.size() - 1);
+            acks = taken.stream().map(Lease::id).toList();
+        }
+    }
+
+    private static long accepted(Collection<AckOutcome> outcomes) {
+        return outcomes.stream().filter(AckOutcome.ACKED::equals).count();
+    }
+
+    /** A task as {@code get} shows it. */
+    Optional<TaskSnapshot> get(TaskId id) {
+        return store.get(id);
     }
 
     /** The worker runtime's factory of workers on this queue's backend, wired as its {@code RuntimeModule} does. */

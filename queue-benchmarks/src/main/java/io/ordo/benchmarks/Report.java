@@ -79,10 +79,10 @@ final class Report {
                 .append("\n\n");
         md.append(String.format("%d repetitions, %.0f s in all. Each cell: median (min–max). "
                 + "Ratios are Ordo's median over the peer's (L: Ordo Lettuce, J: Ordo Jedis; Streams on the same "
-                + "client when it ran, else on the other). ↓ marks figures where lower is better. C3, M1 and M2 "
+                + "client when it ran, else on the other). ↓ marks figures where lower is better. C3, M1, M2 and M3 "
                 + "measure the server's work and memory, the same whichever client sends the commands: with both "
                 + "clients in the run they are measured on Lettuce only. n/a: the contender has no such thing "
-                + "(partitions, order, the runtime worker, consumer groups).%n%n",
+                + "(partitions, order, the runtime worker, consumer groups, results kept).%n%n",
                 repetitions, seconds));
         md.append(table());
         md.append("\n### The bar\n\n").append(bar());

@@ -13,6 +13,7 @@ enum Workload {
     L2("as L1 at ten times the rate"),
     M1("queued tasks: Redis bytes per task (INFO memory delta / count)"),
     M2("queued tasks on a queue with 1 and with 3 consumer groups: Redis bytes per task per extra group"),
+    M3("completed tasks kept with their results: Redis bytes per task kept, with a 100-byte result and an empty one"),
     I1("one idle worker: Redis commands per second it sends");
 
     private final String description;

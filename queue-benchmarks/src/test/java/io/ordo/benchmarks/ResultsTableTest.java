@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The statistics, the table and the bar, on made-up samples (no benchmark runs here). */
 class ResultsTableTest {
@@ -38,6 +39,44 @@ class ResultsTableTest {
         assertThat(BenchPayload.partition(payload)).isEqualTo(42);
         assertThat(BenchPayload.place(payload)).isEqualTo(1_234);
         assertThat(BenchPayload.sentNanos(payload)).isEqualTo(987_654_321L);
+    }
+
+    @Test
+    void the_result_m3_keeps_is_100_bytes_of_json_that_names_its_task() {
+        byte[] result = BenchPayload.result(1_234_567);
+        assertThat(result).hasSize(BenchPayload.SIZE);
+        assertThat(new String(result)).isEqualTo("{\"i\":\"0001234567\",\"state\":\"done\","
+                + "\"worker\":\"bench-worker-1\",\"total\":1999,\"note\":\"kept for the owner\"}");
+        assertThat(BenchPayload.index(result)).isEqualTo(1_234_567);
+        assertThat(BenchPayload.result(1)).isNotEqualTo(BenchPayload.result(2));
+    }
+
+    @Test
+    void m3_divides_each_memory_delta_of_its_pass_by_the_tasks() {
+        RetainedMemory pass = new RetainedMemory(1_000_000, 1_000_000 + 270 * 1_000L, 1_000_000 + 520 * 1_000L,
+                1_000);
+
+        assertThat(pass.perCompletedTask()).isEqualTo(520);
+        assertThat(pass.perQueuedTask()).isEqualTo(270);
+        assertThat(pass.overQueued()).as("completed − queued, same pass").isEqualTo(250);
+        assertThat(new RetainedMemory(0, 300, 200, 100).overQueued()).as("a completed task may keep less")
+                .isEqualTo(-1);
+        assertThatThrownBy(() -> new RetainedMemory(0, 1, 2, 0)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void m3_is_a_row_per_figure_with_ordo_over_bullmq_where_bullmq_ran_it() {
+        Results results = new Results(List.of(Contender.ORDO_LETTUCE, Contender.BULLMQ));
+        results.add(Contender.ORDO_LETTUCE, samples(Figure.M3_BYTES, 520, 518, 524)
+                .add(Figure.M3_EMPTY_BYTES, 330).add(Figure.M3_EMPTY_BYTES, 331).add(Figure.M3_EMPTY_BYTES, 329));
+        results.add(Contender.BULLMQ, samples(Figure.M3_BYTES, 1_040, 1_030, 1_050));
+
+        String table = report(results).table();
+
+        assertThat(table).contains("| M3 Redis memory per completed task kept with a 100-byte result (bytes/task) ↓ "
+                + "| 520 (518–524) | 1,040 (1,030–1,050) | L 0.50× |");
+        assertThat(table).contains("| M3 Redis memory per completed task kept with an empty result (plain ack) "
+                + "(bytes/task) ↓ | 330 (329–331) | n/a |  |");
     }
 
     @Test
