@@ -44,10 +44,12 @@ final class AdminInvariants {
             CancelOutcome expected = switch (state) {
                 case WAITING, DEAD -> CancelOutcome.CANCELLED;
                 case HELD -> CancelOutcome.CANCEL_REQUESTED;
-                case GONE -> CancelOutcome.UNKNOWN;
+                case GONE -> model.keptUntil.containsKey(id) ? CancelOutcome.CANCELLED : CancelOutcome.UNKNOWN;
             };
             outcomes.expect("cancel", id, result.get(id), expected);
-            if (expected == CancelOutcome.CANCELLED) {
+            if (state == State.GONE && expected == CancelOutcome.CANCELLED) {
+                model.forgetCompleted(id); // a completed task kept: deleted, its ack remembered as before
+            } else if (expected == CancelOutcome.CANCELLED) {
                 model.gone(task, Gone.CANCELLED, now);
             } else if (expected == CancelOutcome.CANCEL_REQUESTED) {
                 task.cancelRequested = true;

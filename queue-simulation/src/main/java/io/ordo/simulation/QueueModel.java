@@ -52,6 +52,12 @@ final class QueueModel {
     long deadLettersDroppedTotal;
     /** Deaths in this view so far: the death order of the next dead letter. */
     private long deaths;
+    /**
+     * Acked tasks kept as completed while the view keeps results (docs/task-control.md, "Results"), by id: until
+     * when, and the result kept. They stay until the reaper's expireCompleted (or a cancel) deletes them.
+     */
+    final Map<TaskId, Long> keptUntil = new LinkedHashMap<>();
+    final Map<TaskId, byte[]> keptResults = new HashMap<>();
     /** The dead letters the caps dropped in the step in progress. */
     private final List<ModelTask> droppedThisStep = new ArrayList<>();
 
@@ -83,7 +89,7 @@ final class QueueModel {
     /** The outcome the rules require of this view alone, or null where they allow either. */
     PublishOutcome expectedPublish(TaskId id, long now) {
         ModelTask existing = tasks.get(id);
-        if (existing != null && existing.state != State.GONE) {
+        if (existing != null && existing.state != State.GONE || keptUntil.containsKey(id)) {
             return PublishOutcome.DUPLICATE;
         }
         if (existing == null || !settings.hasDedupWindow()) {
@@ -170,6 +176,16 @@ final class QueueModel {
         task.leaveHolder();
         task.gone = how;
         task.goneAt = now;
+        if (how == Gone.ACKED && settings.keepsResults()) {
+            keptUntil.put(task.id, now + settings.resultRetention().toMillis());
+            keptResults.put(task.id, new byte[0]);
+        }
+    }
+
+    /** A kept completed task deleted (expired or cancelled): its ack stays remembered as any ack is. */
+    void forgetCompleted(TaskId id) {
+        keptUntil.remove(id);
+        keptResults.remove(id);
     }
 
     void redrive(ModelTask task, long now) {

@@ -5,6 +5,7 @@ import io.ordo.domain.DeadLetter;
 import io.ordo.domain.Task;
 import io.ordo.domain.TaskId;
 import io.ordo.domain.TaskState;
+import io.ordo.ports.Completion;
 import io.ordo.ports.DeadLetterPage;
 import io.ordo.ports.LeaseStatus;
 import io.ordo.ports.QueueStats;
@@ -182,7 +183,8 @@ final class ReadBackInvariants {
                 .filter(partition -> model.buckets.partitionTokens(model.settings, partition, now) < 1).count();
         QueueStats expected = new QueueStats(ready, delayed, inFlight, dead, model.waiting.size(),
                 model.lockedPartitions().size(), blocked, capped, throttled, live, ready == 0 ? 0 : now - oldestReady, model.publishedTotal,
-                model.ackedTotal, model.deadLetteredTotal, model.deadLettersDroppedTotal, model.paused);
+                model.ackedTotal, model.deadLetteredTotal, model.deadLettersDroppedTotal, model.paused,
+                model.keptUntil.size());
         if (!expected.equals(stats)) {
             String invariant = stats.ready() + stats.delayed() + stats.inFlight() + stats.dead()
                     < expected.ready() + expected.delayed() + expected.inFlight() + expected.dead()
@@ -195,6 +197,10 @@ final class ReadBackInvariants {
     private void sweep(long now) {
         for (ModelTask task : model.tasks.values()) {
             Optional<TaskSnapshot> snapshot = store.get(task.id);
+            if (task.state == State.GONE && model.keptUntil.containsKey(task.id)) {
+                checkCompleted(task, snapshot);
+                continue;
+            }
             if (task.state == State.GONE) {
                 if (snapshot.isPresent()) {
                     fail(Invariant.GONE_STAYS_GONE, "%s was %s at %d but get() still finds it: %s", task.id,
@@ -228,6 +234,22 @@ final class ReadBackInvariants {
             onDeadLetters(page, offset, limit);
             offset += page.items().size();
         } while (!page.items().isEmpty() && offset < page.total());
+    }
+
+    /** A completed task kept (docs/task-control.md, "Results"): get shows it completed, until when, its result. */
+    private void checkCompleted(ModelTask task, Optional<TaskSnapshot> snapshot) {
+        if (snapshot.isEmpty() || snapshot.get().state() != TaskState.COMPLETED) {
+            fail(Invariant.NO_TASK_LOST, "%s was acked at %d and is kept until %d, but get() finds %s", task.id,
+                    task.goneAt, model.keptUntil.get(task.id), snapshot);
+        }
+        Completion completion = snapshot.get().completion().orElseThrow();
+        if (completion.completedAt().toEpochMilli() != task.goneAt
+                || completion.keptUntil().toEpochMilli() != model.keptUntil.get(task.id)
+                || !Arrays.equals(completion.result(), model.keptResults.get(task.id))) {
+            fail(Invariant.TASK_FIELDS, "get(%s) shows completion %s, expected acked at %d, kept until %d, result %s",
+                    task.id, completion, task.goneAt, model.keptUntil.get(task.id),
+                    Arrays.toString(model.keptResults.get(task.id)));
+        }
     }
 
     /** What get says of a lease (docs/task-control.md): present exactly when held, as the model has it. */

@@ -121,6 +121,11 @@ public final class Schedule {
         private final GroupSteps groupSteps;
         private final TaskControlSteps taskControl;
         private final EventLogSteps eventLog;
+        /**
+         * Results kept (docs/task-control.md, "Results"), from a stream of their own: in about a third of the seeds
+         * without consumer groups, a retention of 1 to 10 s (the reaper's expiry then deletes them mid-run).
+         */
+        private final long resultRetentionMillis;
         private long now;
         /** Whether any settings drawn had rate limits (a group may keep them after the queue's are off). */
         private boolean rateLimitsDrawn;
@@ -135,10 +140,13 @@ public final class Schedule {
             this.groupSteps = new GroupSteps(seed, groups);
             this.taskControl = new TaskControlSteps(seed);
             this.eventLog = new EventLogSteps(seed);
+            SplittableRandom results = new SplittableRandom(seed ^ 0x1B873593L);
+            this.resultRetentionMillis = !groupSteps.used() && results.nextDouble() < 0.35 ? 1_000 + results.nextInt(9_001) : 0;
         }
 
         Schedule generate(int randomSteps) {
-            settings = randomSettings().toBuilder().eventLogLength(eventLog.length()).build();
+            settings = randomSettings().toBuilder().eventLogLength(eventLog.length())
+                    .resultRetention(Duration.ofMillis(resultRetentionMillis)).build();
             rateLimitsDrawn = settings.hasRateLimits();
             QueueSettings first = settings;
             int consumerCount = 2 + random.nextInt(3);

@@ -289,6 +289,29 @@ final class SettlementInvariants {
         model.end();
     }
 
+    /** A complete: an ack whose tasks, while the view keeps results, keep these results. */
+    void onComplete(ConsumerId consumer, Map<TaskId, byte[]> results, Map<TaskId, AckOutcome> result, long now) {
+        onAck(consumer, List.copyOf(results.keySet()), result, now);
+        results.forEach((id, bytes) -> {
+            if (result.get(id) == AckOutcome.ACKED && model.keptUntil.containsKey(id)) {
+                model.keptResults.put(id, bytes);
+            }
+        });
+    }
+
+    /** The reaper's expiry: every completed task kept past its time is deleted, and the store said how many. */
+    void onExpireCompleted(long expired, long now) {
+        model.begin();
+        List<TaskId> due = model.keptUntil.entrySet().stream().filter(kept -> kept.getValue() <= now)
+                .map(Map.Entry::getKey).toList();
+        due.forEach(model::forgetCompleted);
+        if (expired != due.size()) {
+            fail(Invariant.OUTCOMES, "expireCompleted deleted %d, the model has %d kept past their time: %s", expired,
+                    due.size(), due);
+        }
+        model.end();
+    }
+
     /** The reaper's trim: every dead letter past the caps is dropped, and the store said how many. */
     void onTrimDeadLetters(long dropped, long now) {
         model.begin();

@@ -82,6 +82,8 @@ final class SimulationRun {
     private final Set<TaskId> knownSet = new HashSet<>();
     private int next;
     /** The view the step in progress goes through (empty: the queue's own store), and its store. */
+    /** Whether the queue's own view keeps results: its acks are completes then, carrying results. */
+    private boolean keepsResults;
     private Optional<GroupName> view = Optional.empty();
     private TaskStore store;
     /** The step's view as the trace shows it: {@code in g0: } for a group's store, else nothing. */
@@ -233,6 +235,9 @@ final class SimulationRun {
         long now = clock.millis();
         if (step instanceof Step.Configure configure) {
             store.configure(configure.settings());
+            if (view.isEmpty()) {
+                keepsResults = configure.settings().keepsResults();
+            }
             checker.onConfigure(view, configure.settings());
             return "ok";
         }
@@ -318,10 +323,12 @@ final class SimulationRun {
             checker.view(view).onReclaim(report, now);
             long dropped = store.trimDeadLetters();
             checker.view(view).onTrimDeadLetters(dropped, now);
+            long expired = store.expireCompleted();
+            checker.view(view).onExpireCompleted(expired, now);
             return "dead=" + report.deadConsumers().stream().map(ConsumerId::value).sorted().toList()
                     + " returned=" + report.returned() + " deadLettered=" + report.deadLettered()
                     + " timedOut=" + report.timedOut() + " cancelled=" + report.cancelled()
-                    + (dropped > 0 ? " dropped=" + dropped : "");
+                    + (dropped > 0 ? " dropped=" + dropped : "") + (expired > 0 ? " expired=" + expired : "");
         }
         if (step instanceof Step.Advance advance) {
             clock.advanceMillis(advance.millis());
@@ -457,11 +464,22 @@ final class SimulationRun {
                 .collect(Collectors.joining(" "));
     }
 
+    /** An ack; in a view that keeps results, a complete carrying a result made of the id (every other one empty). */
     private String ack(ConsumerId consumer, List<TaskId> ids, long now) {
-        Map<TaskId, AckOutcome> result = store.ack(consumer, ids);
-        checker.view(view).onAck(consumer, ids, result, now);
+        if (!keepsResults) {
+            Map<TaskId, AckOutcome> result = store.ack(consumer, ids);
+            checker.view(view).onAck(consumer, ids, result, now);
+            forget(consumer, result.keySet());
+            return render(ids, result);
+        }
+        Map<TaskId, byte[]> results = new LinkedHashMap<>();
+        for (TaskId id : ids) {
+            results.put(id, id.value().hashCode() % 2 == 0 ? new byte[0] : ("result of " + id.value()).getBytes(StandardCharsets.UTF_8));
+        }
+        Map<TaskId, AckOutcome> result = store.complete(consumer, results);
+        checker.view(view).onComplete(consumer, results, result, now);
         forget(consumer, result.keySet());
-        return render(ids, result);
+        return render(List.copyOf(results.keySet()), result);
     }
 
     /** Each firer's count of schedules handled and tasks created, and the created tasks' ids. */

@@ -83,6 +83,14 @@ final class ViewChecker {
         readBack.settleDeathsOfThisStep();
     }
 
+    void onComplete(ConsumerId consumer, Map<TaskId, byte[]> results, Map<TaskId, AckOutcome> result, long now) {
+        settlement.onComplete(consumer, results, result, now);
+    }
+
+    void onExpireCompleted(long expired, long now) {
+        settlement.onExpireCompleted(expired, now);
+    }
+
     void onTrimDeadLetters(long dropped, long now) {
         settlement.onTrimDeadLetters(dropped, now);
     }

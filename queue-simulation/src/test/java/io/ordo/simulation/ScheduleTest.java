@@ -2,6 +2,8 @@ package io.ordo.simulation;
 
 import io.ordo.domain.ConsumerId;
 import io.ordo.domain.GroupName;
+import io.ordo.domain.QueueSettings;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import java.util.Arrays;
@@ -86,6 +88,20 @@ class ScheduleTest {
                         && publish.tasks().stream().anyMatch(task -> task.timeoutMillis() > 0))).count();
 
         assertThat(withTaskControl).as("seeds of 1..200 with task control").isBetween(40L, 110L);
+    }
+
+    @Test
+    void some_seeds_keep_results_and_an_event_log_and_read_the_log() {
+        List<QueueSettings> configured = LongStream.rangeClosed(1, 200)
+                .mapToObj(seed -> ((Step.Configure) Schedule.generate(seed).steps().get(0)).settings()).toList();
+        long readingTheLog = LongStream.rangeClosed(1, 200).filter(seed -> Schedule.generate(seed).steps().stream()
+                .map(step -> step instanceof Step.InGroup in ? in.step() : step)
+                .anyMatch(step -> step instanceof Step.ReadEvents)).count();
+
+        assertThat(configured.stream().filter(QueueSettings::keepsResults).count()).as("seeds keeping results")
+                .isBetween(30L, 90L);
+        assertThat(configured.stream().filter(QueueSettings::keepsEvents).count()).as("seeds with a log")
+                .isBetween(40L, 110L).isEqualTo(readingTheLog);
     }
 
     @Test

@@ -20,6 +20,7 @@ import io.ordo.ports.CancelOutcome;
 import io.ordo.ports.Clock;
 import io.ordo.ports.CompletedPage;
 import io.ordo.ports.DeadLetterPage;
+import io.ordo.ports.Completion;
 import io.ordo.ports.DeadLetterFilter;
 import io.ordo.ports.DeadLetterMatches;
 import io.ordo.ports.InFlightPage;
@@ -136,6 +137,11 @@ final class SimpleTaskStore implements TaskStore {
     private final Map<ConsumerId, Long> consumers = new HashMap<>();
     private final Map<Partition, Long> blocks = new HashMap<>();
     private final Map<TaskId, Long> ackedAt = new HashMap<>();
+    /** Acked tasks kept as completed while the queue keeps results, with when, until when and their result. */
+    private final Map<TaskId, Kept> completed = new LinkedHashMap<>();
+
+    private record Kept(Task task, long at, long until, byte[] result) {
+    }
     private final Map<TaskId, Long> movedDue = new HashMap<>();
     private boolean paused;
     private long seq;
@@ -175,7 +181,7 @@ final class SimpleTaskStore implements TaskStore {
             Long acked = ackedAt.get(request.id());
             boolean remembered = acked != null && settings.hasDedupWindow()
                     && now - acked < settings.dedupWindow().toMillis();
-            if (entries.containsKey(request.id()) || remembered) {
+            if (entries.containsKey(request.id()) || completed.containsKey(request.id()) || remembered) {
                 receipts.add(new PublishReceipt(request.id(), PublishOutcome.DUPLICATE));
                 continue;
             }
@@ -268,6 +274,9 @@ final class SimpleTaskStore implements TaskStore {
                 entries.remove(id);
                 ackedAt.put(id, now);
                 acked++;
+                if (settings.keepsResults()) {
+                    completed.put(id, new Kept(entry.task, now, now + settings.resultRetention().toMillis(), new byte[0]));
+                }
                 result.put(id, AckOutcome.ACKED);
             } else {
                 result.put(id, AckOutcome.LEASE_LOST);
@@ -527,7 +536,7 @@ final class SimpleTaskStore implements TaskStore {
         for (TaskId id : ids) {
             Entry entry = entries.get(id);
             if (entry == null) {
-                result.put(id, CancelOutcome.UNKNOWN);
+                result.put(id, completed.remove(id) != null ? CancelOutcome.CANCELLED : CancelOutcome.UNKNOWN);
             } else if (entry.holder != null) {
                 entry.cancelRequested = true;
                 result.put(id, CancelOutcome.CANCEL_REQUESTED);
@@ -544,7 +553,8 @@ final class SimpleTaskStore implements TaskStore {
     public Optional<TaskSnapshot> get(TaskId id) {
         Entry entry = entries.get(id);
         if (entry == null) {
-            return Optional.empty();
+            return Optional.ofNullable(completed.get(id)).map(kept -> TaskSnapshot.completed(kept.task(),
+                    new Completion(Instant.ofEpochMilli(kept.at()), Instant.ofEpochMilli(kept.until()), kept.result())));
         }
         TaskState state = entry.dead ? TaskState.DEAD : entry.holder != null ? TaskState.IN_FLIGHT
                 : entry.task.isReadyAt(clock.millis()) ? TaskState.PENDING : TaskState.DELAYED;
@@ -646,7 +656,8 @@ final class SimpleTaskStore implements TaskStore {
         long capped = active.stream().filter(this::heldAtCap).count(); // the count as it is, whatever the quirks
         long throttled = active.stream().filter(partition -> buckets.partitionTokens(settings, partition, now) < 1).count();
         return new QueueStats(ready, delayed, inFlight, dead, active.size(), locked.size(), blocked, capped, throttled,
-                live, ready == 0 ? 0 : now - oldest, published, acked, deadLettered, deadLettersDropped, paused);
+                live, ready == 0 ? 0 : now - oldest, published, acked, deadLettered, deadLettersDropped, paused,
+                completed.size());
     }
 
     /** Not needed by the simulation, which compares operations' outcomes and stats. */
@@ -704,15 +715,18 @@ final class SimpleTaskStore implements TaskStore {
     /** The simulation's steps keep no results (its settings never set a retention): an ack. */
     @Override
     public Map<TaskId, AckOutcome> complete(ConsumerId consumer, Map<TaskId, byte[]> results) {
-        if (settings.keepsResults()) {
-            throw new UnsupportedOperationException("the simulation's steps keep no results");
-        }
-        return ack(consumer, List.copyOf(results.keySet()));
+        Map<TaskId, AckOutcome> acks = ack(consumer, List.copyOf(results.keySet()));
+        acks.forEach((id, outcome) -> completed.computeIfPresent(id, (same, kept) -> outcome == AckOutcome.ACKED
+                ? new Kept(kept.task(), kept.at(), kept.until(), results.get(id).clone()) : kept));
+        return acks;
     }
 
     @Override
     public long expireCompleted() {
-        return 0; // nothing is kept (see complete)
+        long now = clock.millis();
+        int before = completed.size();
+        completed.values().removeIf(kept -> kept.until() <= now);
+        return before - completed.size();
     }
 
     @Override
