@@ -79,6 +79,8 @@ public final class MetricNames {
     public static final String QUEUE_CAPPED_PARTITIONS = "ordo.queue.capped.partitions";
     /** Gauge: partitions with tasks waiting that the partition rate limit holds back (out of tokens). */
     public static final String QUEUE_THROTTLED_PARTITIONS = "ordo.queue.throttled.partitions";
+    /** Gauge: completed tasks the queue keeps with their results ({@code resultRetention}); 0 when it keeps none. */
+    public static final String QUEUE_COMPLETED = "ordo.queue.completed.tasks";
     /** Gauge: consumers whose heartbeat is fresh. */
     public static final String QUEUE_LIVE_CONSUMERS = "ordo.queue.live.consumers";
     /**

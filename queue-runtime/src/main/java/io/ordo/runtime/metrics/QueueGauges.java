@@ -41,6 +41,8 @@ public final class QueueGauges implements WorkerListener {
         gauge(registry, tags, MetricNames.QUEUE_DELAYED, "Tasks waiting that are not due yet", QueueStats::delayed, null);
         gauge(registry, tags, MetricNames.QUEUE_IN_FLIGHT, "Tasks held by consumers", QueueStats::inFlight, null);
         gauge(registry, tags, MetricNames.QUEUE_DEAD, "Dead letters", QueueStats::dead, null);
+        gauge(registry, tags, MetricNames.QUEUE_COMPLETED, "Completed tasks kept with their results",
+                QueueStats::completed, null);
         gauge(registry, tags, MetricNames.QUEUE_OLDEST_DUE_AGE, "How long the longest-waiting due task has been due",
                 stats -> stats.oldestDueAgeMillis() / 1000.0, "seconds");
         gauge(registry, tags, MetricNames.QUEUE_CAPPED_PARTITIONS, "Partitions with tasks waiting held back by their cap",

@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.ordo.domain.MisfirePolicy;
+import io.ordo.domain.Lease;
 import io.ordo.domain.Partition;
 import io.ordo.domain.QueueSettings;
 import io.ordo.domain.RateLimit;
@@ -101,7 +102,7 @@ class WorkerMetricsTest {
         assertThat(names).containsExactlyInAnyOrder(MetricNames.PROCESSED, MetricNames.FAILED, MetricNames.RETRIED,
                 MetricNames.DEAD_LETTERED, MetricNames.RATE_LIMITED, MetricNames.RETURNED, MetricNames.PROCESSING_TIME,
                 MetricNames.FETCH_LATENCY, MetricNames.WORKER_HELD, MetricNames.WORKER_READY, MetricNames.QUEUE_READY,
-                MetricNames.QUEUE_DELAYED, MetricNames.QUEUE_IN_FLIGHT, MetricNames.QUEUE_DEAD,
+                MetricNames.QUEUE_DELAYED, MetricNames.QUEUE_IN_FLIGHT, MetricNames.QUEUE_DEAD, MetricNames.QUEUE_COMPLETED,
                 MetricNames.QUEUE_OLDEST_DUE_AGE, MetricNames.QUEUE_LIVE_CONSUMERS, MetricNames.SCHEDULES_FIRED,
                 MetricNames.SCHEDULES_MISSED, MetricNames.QUEUE_CAPPED_PARTITIONS, MetricNames.QUEUE_THROTTLED_PARTITIONS,
                 MetricNames.CANCELLED, MetricNames.LEASE_EXTENSIONS, MetricNames.QUEUE_DEAD_LETTERS_DROPPED,
@@ -195,14 +196,17 @@ class WorkerMetricsTest {
     void queue_gauges_show_the_queues_counts_as_of_the_last_refresh_and_nan_before_any() {
         TaskStore store = workers.store(QUEUE);
         store.configure(QueueSettings.builder().partitionConcurrency(1)
-                .partitionRateLimit(RateLimit.of(1, Duration.ofMinutes(1))).build());
+                .partitionRateLimit(RateLimit.of(1, Duration.ofMinutes(1))).resultRetention(Duration.ofHours(1)).build());
         QueueGauges gauges = new QueueGauges(registry, store, Scheduler.system(), Duration.ofSeconds(5));
         assertThat(gauge(MetricNames.QUEUE_READY)).as("before the first refresh").isNaN();
         Publisher<Job> publisher = workers.publisher(QUEUE);
+        publisher.publishAll(List.of(Publication.of(Partition.regular("done"), new Job("kept", ""))));
+        ConsumerId someone = ConsumerId.of("someone");
+        store.ack(someone, store.consume(someone, 1, Duration.ZERO).stream().map(Lease::id).toList()); // kept
         Partition jobs = Partition.regular("jobs");
         publisher.publishAll(List.of(Publication.of(jobs, new Job("a", "")), Publication.of(jobs, new Job("b", "")),
                 Publication.of(jobs, new Job("later", "")).withDelay(Duration.ofMinutes(1))));
-        store.consume(ConsumerId.of("someone"), 1, Duration.ZERO);
+        store.consume(someone, 1, Duration.ZERO);
         clock.advance(Duration.ofMillis(1500));
 
         gauges.refresh();
@@ -211,6 +215,7 @@ class WorkerMetricsTest {
         assertThat(gauge(MetricNames.QUEUE_DELAYED)).isEqualTo(1);
         assertThat(gauge(MetricNames.QUEUE_IN_FLIGHT)).isEqualTo(1);
         assertThat(gauge(MetricNames.QUEUE_DEAD)).isZero();
+        assertThat(gauge(MetricNames.QUEUE_COMPLETED)).as("kept, with its (empty) result").isEqualTo(1);
         assertThat(gauge(MetricNames.QUEUE_OLDEST_DUE_AGE)).isEqualTo(1.5);
         assertThat(gauge(MetricNames.QUEUE_LIVE_CONSUMERS)).isEqualTo(1);
         assertThat(gauge(MetricNames.QUEUE_CAPPED_PARTITIONS)).as("jobs: b waits, a holds its one slot").isEqualTo(1);
