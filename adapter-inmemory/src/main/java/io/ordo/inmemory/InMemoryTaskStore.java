@@ -10,11 +10,8 @@ import io.ordo.domain.Progress;
 import io.ordo.domain.PublishRules;
 import io.ordo.domain.QueueName;
 import io.ordo.domain.QueueSettings;
-import io.ordo.domain.RateLimit;
-import io.ordo.domain.Schedule;
 import io.ordo.domain.Task;
 import io.ordo.domain.TaskId;
-import io.ordo.domain.TaskState;
 import io.ordo.domain.Validate;
 import io.ordo.ports.AckOutcome;
 import io.ordo.ports.AckedAndTaken;
@@ -23,7 +20,6 @@ import io.ordo.ports.Clock;
 import io.ordo.ports.CompletedPage;
 import io.ordo.ports.CompletionResults;
 import io.ordo.ports.ConsumeRequest;
-import io.ordo.ports.ConsumerHeartbeat;
 import io.ordo.ports.CursorPageRequest;
 import io.ordo.ports.DeadLetterFilter;
 import io.ordo.ports.DeadLetterMatches;
@@ -34,19 +30,15 @@ import io.ordo.ports.TaskEventType;
 import io.ordo.ports.InFlightPage;
 import io.ordo.ports.ExtendOutcome;
 import io.ordo.ports.FailOutcome;
-import io.ordo.ports.LeaseControls;
 import io.ordo.ports.PartitionTasks;
 import io.ordo.ports.PublishReceipt;
 import io.ordo.ports.QueueInspection;
 import io.ordo.ports.QueueStats;
-import io.ordo.ports.Reasons;
 import io.ordo.ports.ReclaimReport;
 import io.ordo.ports.RedriveOutcome;
 import io.ordo.ports.RejectOutcome;
 import io.ordo.ports.Rejection;
 import io.ordo.ports.ReleaseOutcome;
-import io.ordo.ports.ScheduleEntry;
-import io.ordo.ports.ScheduleFiring;
 import io.ordo.ports.StoreClosedException;
 import io.ordo.ports.TaskPage;
 import io.ordo.ports.TaskPageRequest;
@@ -73,7 +65,9 @@ import java.util.concurrent.TimeUnit;
  * one (its {@code delayed}, {@code wake} and {@code blocked}), and tasks in flight are indexed by
  * consumer and partition, so no operation scans the partitions, the waiting tasks or the tasks in flight.
  * The waiting side and its schedule are {@link WaitingTasks}, the tasks in flight and the locks
- * {@link Holdings}; this class applies the operations' rules over both.
+ * {@link Holdings}; this class applies the operations' rules over both, with what a consume takes in
+ * {@link InMemoryServing}, what becomes of a task leaving a consumer's hands in {@link TaskFates} and task
+ * control in {@link InMemoryTaskControl}, all run under its monitor.
  *
  * <p>One store is one view of a queue: its own ({@code forQueue}) or a consumer group's (docs/groups.md).
  * What spans the views of a queue (publishing to them, the groups' administration, configuring every view,
@@ -91,8 +85,7 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
     private final GroupName group;
 
     /** Tasks in flight and the locks of ordered partitions. */
-    private final Holdings holdings = new Holdings(this::touch, this::freed,
-            lease -> event(TaskEventType.CANCELLED, lease.task()));
+    private final Holdings holdings = new Holdings(this::touch, this::freed, this::noteCancelled);
     /** Waiting tasks, partition blocks and the serving schedule. */
     private final WaitingTasks waiting = new WaitingTasks(this::isHeldBack, this::throttledUntil);
     /** The buckets of the queue's rate limits. */
@@ -109,13 +102,18 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
     private final EventLog events = new EventLog();
     /** Ids of acked tasks still inside the dedup window, with when they may be used again. */
     private final Map<TaskId, Long> recentlyAcked = new HashMap<>();
+    /** What becomes of a task that leaves a consumer's hands, and the log's note of it. */
+    private final TaskFates fates;
+    /** What a consume takes. */
+    private final InMemoryServing serving;
+    /** Task control: cancel, heartbeat, lease extension, get. */
+    private final InMemoryTaskControl control;
 
     private QueueSettings settings;
     private boolean paused;
     /** Whether settings were ever stored (Redis keeps them in the queue's meta key from then on). */
     private boolean configured;
     private long publishedTotal;
-    private long ackedTotal;
 
     /** Set when the factory is closed; read under the monitor, like everything else. */
     private boolean closed;
@@ -129,6 +127,10 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
         this.views = views;
         this.group = group;
         this.settings = settings;
+        this.serving = new InMemoryServing(waiting, holdings, buckets, consumers, clock, () -> this.settings);
+        this.fates = new TaskFates(holdings, waiting, dead, completed, events, recentlyAcked, clock, () -> this.settings);
+        this.control = new InMemoryTaskControl(holdings, waiting, dead, completed, consumers, fates, clock,
+                () -> this.settings);
     }
 
     @Override
@@ -218,7 +220,7 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
         notifyAll();
     }
 
-    // ---------------------------------------------------------------- consume
+    // ---------------------------------------------------------------- consume (InMemoryServing)
 
     @Override
     public synchronized List<Lease> consume(ConsumerId consumer, int max, Duration wait) {
@@ -227,7 +229,7 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
         long deadline = System.nanoTime() + wait.toNanos();
         while (true) {
             ensureOpen(); // again after every wait: closing the factory ends a waiting consume
-            List<Lease> taken = takeDue(consumer, max);
+            List<Lease> taken = serving.takeDue(consumer, max, paused);
             long remainingNanos = deadline - System.nanoTime();
             if (!taken.isEmpty() || remainingNanos <= 0) {
                 return taken;
@@ -240,52 +242,6 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
                 return List.of();
             }
         }
-    }
-
-    private List<Lease> takeDue(ConsumerId consumer, int max) {
-        long now = clock.millis();
-        long expiresAt = now + settings.heartbeatTtl().toMillis();
-        consumers.consumed(consumer, expiresAt, now);
-        List<Lease> taken = new ArrayList<>();
-        if (paused) {
-            return taken;
-        }
-        waiting.settle(now);
-        int room = room(max, now);
-        RateLimit partitionRate = settings.partitionRateLimit();
-        PartitionState state;
-        while (taken.size() < room && (state = waiting.nextToServe()) != null) {
-            int before = taken.size();
-            if (state.partition.isOrdered()) {
-                int run = (int) Math.min(room - taken.size(),
-                        buckets.partitionTokens(partitionRate, state.partition, now));
-                for (Task task : state.readyRun(run, now)) {
-                    take(task, consumer, now, taken);
-                }
-                holdings.lock(state.partition, consumer, now);
-            } else {
-                take(state.head(now).orElseThrow(), consumer, now, taken);
-            }
-            if (!partitionRate.isOff()) {
-                buckets.takeFromPartition(partitionRate, state.partition, taken.size() - before, now);
-            }
-            waiting.served(state, now);
-        }
-        RateLimit queueRate = settings.queueRateLimit();
-        if (!queueRate.isOff() && !taken.isEmpty()) {
-            buckets.takeFromQueue(queueRate, taken.size(), now);
-        }
-        return taken;
-    }
-
-    /** How many tasks this consume may take: max, cut to the queue's free slots and its tokens. */
-    private int room(int max, long now) {
-        long room = max;
-        if (settings.queueConcurrency() > 0) {
-            room = Math.min(room, settings.queueConcurrency() - holdings.size());
-        }
-        room = Math.min(room, buckets.queueTokens(settings.queueRateLimit(), now));
-        return (int) Math.max(0, room);
     }
 
     /** A partition out of tokens: when its next one comes; else 0. */
@@ -309,20 +265,17 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
         waiting.touch(partition);
     }
 
-    private void take(Task task, ConsumerId consumer, long now, List<Lease> taken) {
-        waiting.remove(task);
-        Lease lease = new Lease(task.withAttempts(task.attempts() + 1), consumer, now);
-        holdings.hold(lease);
-        taken.add(lease);
+    private void noteCancelled(Lease lease) {
+        fates.event(TaskEventType.CANCELLED, lease.task());
     }
 
-    // ---------------------------------------------------------------- ack, reject, fail, release
+    // ---------------------------------------------------------------- ack, reject, fail, release (TaskFates)
 
     @Override
     public synchronized Map<TaskId, AckOutcome> ack(ConsumerId consumer, Collection<TaskId> ids) {
         ensureOpen();
         Validate.notNull("consumer", consumer);
-        return settleAcks(consumer, PublishRules.ids("ids", ids), Map.of());
+        return woken(fates.ack(consumer, PublishRules.ids("ids", ids), Map.of()));
     }
 
     @Override
@@ -330,51 +283,7 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
         ensureOpen();
         Validate.notNull("consumer", consumer);
         Map<TaskId, byte[]> checked = CompletionResults.checked(results, settings.maxResultBytes());
-        return settleAcks(consumer, List.copyOf(checked.keySet()), checked);
-    }
-
-    /** Acks: each task done, deleted or (the view keeps results) kept as completed with its result, if any. */
-    private Map<TaskId, AckOutcome> settleAcks(ConsumerId consumer, List<TaskId> ids, Map<TaskId, byte[]> results) {
-        long now = clock.millis();
-        return settleEach(consumer, ids, AckOutcome.LEASE_LOST, AckOutcome.ACKED, null, lease -> {
-            ackedTotal++;
-            event(TaskEventType.COMPLETED, lease.task());
-            if (settings.hasDedupWindow()) {
-                recentlyAcked.put(lease.id(), now + settings.dedupWindow().toMillis());
-            }
-            if (settings.keepsResults()) {
-                completed.keep(lease.task(), now, settings.resultRetention().toMillis(),
-                        results.getOrDefault(lease.id(), new byte[0]));
-            }
-        });
-    }
-
-    /**
-     * Each named task the consumer holds leaves its hands and is settled; its ordered partition's lock goes
-     * once the consumer holds nothing more of it. A task it does not hold is {@code lost}; one whose
-     * cancellation was asked is deleted, {@code cancelled}, unless that is null (an ack completes it).
-     */
-    private <O> Map<TaskId, O> settleEach(ConsumerId consumer, List<TaskId> ids, O lost, O settled, O cancelled,
-                                          java.util.function.Consumer<Lease> settle) {
-        Map<TaskId, O> outcomes = new LinkedHashMap<>();
-        for (TaskId id : ids) {
-            Lease lease = holdings.heldBy(consumer, id);
-            if (lease == null) {
-                outcomes.putIfAbsent(id, lost);
-                continue;
-            }
-            boolean cancelling = cancelled != null && holdings.controls().isCancelRequested(id);
-            if (cancelling) {
-                holdings.dropCancelled(lease);
-            } else {
-                holdings.unhold(id);
-                settle.accept(lease);
-            }
-            holdings.releaseLockIfDone(consumer, lease.partition());
-            outcomes.put(id, cancelling ? cancelled : settled);
-        }
-        notifyAll(); // a released lock makes its partition's next tasks deliverable
-        return outcomes;
+        return woken(fates.ack(consumer, List.copyOf(checked.keySet()), checked));
     }
 
     /** One monitor: the acks and the first look for tasks happen with no other call in between. */
@@ -392,61 +301,27 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
         ensureOpen();
         Validate.notNull("consumer", consumer);
         Validate.notNull("rejection", rejection);
-        List<TaskId> checked = PublishRules.ids("ids", ids);
-        long now = clock.millis();
-        // the partitions of the named tasks, whether returned or dead (the caps may delete a dead one at once)
-        List<Partition> namedPartitions = new ArrayList<>();
-        Map<TaskId, RejectOutcome> outcomes = holdings.giveBack(consumer, checked,
-                (lease, named) -> {
-                    if (!named) {
-                        returnUnprocessed(lease);
-                        return RejectOutcome.RETURNED_WITH_BATCH;
-                    }
-                    namedPartitions.add(lease.partition());
-                    if (lease.task().attempts() >= lease.task().maxAttemptsOr(settings.maxAttempts())) {
-                        bury(lease.task().withLastError(rejection.reason()), now);
-                        return RejectOutcome.DEAD_LETTERED;
-                    }
-                    Task retried = lease.task().retriedAt(now + rejection.delay().toMillis(), rejection.reason());
-                    waiting.put(retried);
-                    event(TaskEventType.FAILED, retried);
-                    return RejectOutcome.RETURNED;
-                }, RejectOutcome.LEASE_LOST, RejectOutcome.CANCELLED);
-        if (rejection.blocksPartition()) {
-            long until = now + rejection.blockPartitionFor().toMillis();
-            namedPartitions.forEach(partition -> waiting.blockAtLeastUntil(partition, until));
-        }
-        notifyAll();
-        return outcomes;
+        return woken(fates.reject(consumer, PublishRules.ids("ids", ids), rejection));
     }
 
     @Override
     public synchronized Map<TaskId, FailOutcome> fail(ConsumerId consumer, Collection<TaskId> ids, String reason) {
         ensureOpen();
         Validate.notNull("consumer", consumer);
-        List<TaskId> checked = PublishRules.ids("ids", ids);
-        String why = Reasons.truncate(reason);
-        long now = clock.millis();
-        return settleEach(consumer, checked, FailOutcome.LEASE_LOST, FailOutcome.DEAD_LETTERED, FailOutcome.CANCELLED,
-                lease -> bury(lease.task().withLastError(why), now));
+        return woken(fates.fail(consumer, PublishRules.ids("ids", ids), reason));
     }
 
     @Override
     public synchronized Map<TaskId, ReleaseOutcome> release(ConsumerId consumer, Collection<TaskId> ids) {
         ensureOpen();
         Validate.notNull("consumer", consumer);
-        List<TaskId> checked = PublishRules.ids("ids", ids);
-        Map<TaskId, ReleaseOutcome> outcomes = holdings.giveBack(consumer, checked, (lease, named) -> {
-            returnUnprocessed(lease);
-            return ReleaseOutcome.RELEASED;
-        }, ReleaseOutcome.LEASE_LOST, ReleaseOutcome.CANCELLED);
-        notifyAll();
-        return outcomes;
+        return woken(fates.release(consumer, PublishRules.ids("ids", ids)));
     }
 
-    /** A delivery that never ran: back in place, and it does not count as an attempt. */
-    private void returnUnprocessed(Lease lease) {
-        waiting.put(lease.task().withAttempts(lease.task().attempts() - 1));
+    /** After a task left a consumer's hands: a released lock or a task put back may be deliverable now. */
+    private <T> T woken(T outcomes) {
+        notifyAll();
+        return outcomes;
     }
 
     // ---------------------------------------------------------------- blocks, consumers, reclaim
@@ -470,44 +345,22 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
     @Override
     public synchronized Set<TaskId> heartbeat(ConsumerId consumer, Duration ttl, Map<TaskId, Progress> progress) {
         ensureOpen();
-        new ConsumerHeartbeat(consumer, ttl);
-        Map<TaskId, Progress> reports = LeaseControls.progress(progress);
-        long now = clock.millis();
-        consumers.heartbeat(consumer, now + ttl.toMillis(), now);
-        reports.forEach((id, report) -> {
-            if (holdings.heldBy(consumer, id) != null) {
-                holdings.controls().report(id, report, now);
-            }
-        });
-        return holdings.controls().cancelRequestedOf(consumer);
+        return control.heartbeat(consumer, ttl, progress);
     }
 
     @Override
     public synchronized Map<TaskId, ExtendOutcome> extendLease(ConsumerId consumer, Collection<TaskId> ids,
                                                                Duration extension) {
         ensureOpen();
-        Validate.notNull("consumer", consumer);
-        List<TaskId> checked = PublishRules.ids("ids", ids);
-        long until = clock.millis() + LeaseControls.extensionMillis(extension);
-        Map<TaskId, ExtendOutcome> outcomes = new LinkedHashMap<>();
-        for (TaskId id : checked) {
-            if (holdings.heldBy(consumer, id) == null) {
-                outcomes.put(id, ExtendOutcome.LEASE_LOST);
-            } else if (holdings.controls().isCancelRequested(id)) {
-                outcomes.put(id, ExtendOutcome.CANCEL_REQUESTED);
-            } else {
-                holdings.controls().extend(id, until);
-                outcomes.put(id, ExtendOutcome.EXTENDED);
-            }
-        }
-        return outcomes;
+        return control.extendLease(consumer, ids, extension);
     }
 
     @Override
     public synchronized ReclaimReport reclaim() {
         ensureOpen();
         long now = clock.millis();
-        ReclaimReport report = reclaiming.run(now, settings, task -> takeBackCrashed(task, now), this::returnUnprocessed);
+        ReclaimReport report = reclaiming.run(now, settings, task -> fates.takeBackCrashed(task, now),
+                fates::returnUnprocessed);
         notifyAll(); // returned tasks, and locks released even when their tasks died
         return report;
     }
@@ -525,64 +378,18 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
         return completed.expire(clock.millis());
     }
 
-    /** A task whose processing never finished: back in place with the attempt counted, or dead if out of attempts. */
-    private boolean takeBackCrashed(Task reclaimed, long now) {
-        if (reclaimed.attempts() >= reclaimed.maxAttemptsOr(settings.maxAttempts())) {
-            bury(reclaimed, now);
-            return true;
-        }
-        waiting.put(reclaimed);
-        event(TaskEventType.FAILED, reclaimed);
-        return false;
-    }
-
-    /** A task into the dead letters (the caps may drop the oldest at once). */
-    private void bury(Task task, long now) {
-        dead.bury(task, now, settings);
-        event(TaskEventType.DEAD_LETTERED, task);
-    }
-
-    /** Notes what became of a task in the log, while the view keeps one; a failure's or death's reason with it. */
-    private void event(TaskEventType type, Task task) {
-        String reason = type == TaskEventType.FAILED || type == TaskEventType.DEAD_LETTERED ? task.lastError() : null;
-        events.record(type, task, clock.millis(), reason, settings.eventLogLength());
-    }
-
     @Override
     public synchronized TaskEventPage events(String cursor, int limit) {
         ensureOpen();
         return events.read(cursor, limit);
     }
 
-    // ---------------------------------------------------------------- cancel, get
+    // ---------------------------------------------------------------- cancel, get (InMemoryTaskControl)
 
     @Override
     public synchronized Map<TaskId, CancelOutcome> cancel(Collection<TaskId> ids) {
         ensureOpen();
-        List<TaskId> checked = PublishRules.ids("ids", ids);
-        Map<TaskId, CancelOutcome> outcomes = new LinkedHashMap<>();
-        for (TaskId id : checked) {
-            if (outcomes.containsKey(id)) {
-                continue;
-            }
-            Task task = waiting.get(id);
-            DeadLetter deadLetter;
-            if (task != null) {
-                waiting.remove(task);
-                event(TaskEventType.CANCELLED, task);
-                outcomes.put(id, CancelOutcome.CANCELLED);
-            } else if ((deadLetter = dead.remove(id)) != null) {
-                event(TaskEventType.CANCELLED, deadLetter.task());
-                outcomes.put(id, CancelOutcome.CANCELLED);
-            } else if (completed.remove(id) != null) {
-                outcomes.put(id, CancelOutcome.CANCELLED);
-            } else if (holdings.contains(id)) {
-                holdings.controls().requestCancel(holdings.get(id));
-                outcomes.put(id, CancelOutcome.CANCEL_REQUESTED);
-            } else {
-                outcomes.put(id, CancelOutcome.UNKNOWN);
-            }
-        }
+        Map<TaskId, CancelOutcome> outcomes = control.cancel(ids);
         notifyAll(); // a cancelled ordered head may uncover a ready task
         return outcomes;
     }
@@ -590,27 +397,7 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
     @Override
     public synchronized Optional<TaskSnapshot> get(TaskId id) {
         ensureOpen();
-        Validate.notNull("id", id);
-        long now = clock.millis();
-        Task task = waiting.get(id);
-        if (task != null) {
-            TaskState state = task.isReadyAt(now) ? TaskState.PENDING : TaskState.DELAYED;
-            return Optional.of(TaskSnapshot.unheld(task, state));
-        }
-        Lease lease = holdings.get(id);
-        if (lease != null) {
-            return Optional.of(TaskSnapshot.held(lease.task(), lease.consumer(),
-                    holdings.controls().statusOf(lease, settings.processingTimeout())));
-        }
-        DeadLetter letter = dead.get(id);
-        if (letter != null) {
-            return Optional.of(TaskSnapshot.unheld(letter.task(), TaskState.DEAD));
-        }
-        CompletedTasks.Kept done = completed.get(id);
-        if (done != null) {
-            return Optional.of(TaskSnapshot.completed(done.task(), done.completion()));
-        }
-        return Optional.empty();
+        return control.get(id);
     }
 
     // ---------------------------------------------------------------- dead letters
@@ -673,7 +460,7 @@ final class InMemoryTaskStore implements TaskStore, QueueLevelCalls {
         long capped = holdings.countAtCap(settings::concurrencyOf, waiting::hasPartition);
         long throttled = buckets.countThrottled(settings.partitionRateLimit(), now, waiting::hasPartition);
         return new QueueStats(ready, waiting.size() - ready, holdings.size(), dead.size(), waiting.partitionCount(),
-                holdings.lockCount(), blocked, capped, throttled, live, now - oldestReadyAt, publishedTotal, ackedTotal, dead.total(),
+                holdings.lockCount(), blocked, capped, throttled, live, now - oldestReadyAt, publishedTotal, fates.ackedTotal(), dead.total(),
                 dead.droppedTotal(), paused, completed.size());
     }
 

@@ -6,29 +6,20 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ordo.domain.Labels;
-import io.ordo.domain.DeadLetter;
 import io.ordo.domain.GroupName;
 import io.ordo.domain.InvalidInputException;
 import io.ordo.domain.Partition;
 import io.ordo.domain.QueueName;
 import io.ordo.domain.QueueSettings;
-import io.ordo.domain.RateLimit;
-import io.ordo.domain.Schedule;
-import io.ordo.domain.Task;
 import io.ordo.domain.TaskId;
 import io.ordo.ports.CompletedPage;
 import io.ordo.ports.ConsumerGroups;
-import io.ordo.ports.ConsumerPresence;
 import io.ordo.ports.DeadLetterFilter;
 import io.ordo.ports.DeadLetterMatches;
 import io.ordo.ports.DeadLetterPage;
 import io.ordo.ports.InFlightPage;
 import io.ordo.ports.ListingCursor;
-import io.ordo.ports.PartitionBacklog;
-import io.ordo.ports.PartitionBlock;
-import io.ordo.ports.PartitionLock;
 import io.ordo.ports.PartitionTasks;
-import io.ordo.ports.QueueInspection;
 import io.ordo.ports.QueueStats;
 import io.ordo.ports.RedriveOutcome;
 import io.ordo.ports.ScheduleEntry;
@@ -39,10 +30,8 @@ import io.ordo.ports.TaskSnapshot;
 import io.ordo.ports.TaskStore;
 import io.ordo.ports.TaskStoreFactory;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -67,9 +56,6 @@ final class DashboardApi {
     static final int DEAD_LETTER_PAGE_MAX = 100;
     static final int INSPECT_DEFAULT = 10;
     static final int INSPECT_MAX = 50;
-    static final int PREVIEW_CHARS_IN_LIST = 200;
-    static final int PREVIEW_CHARS_OF_TASK = 4000;
-    static final int REASON_CHARS_IN_LIST = 300;
     static final int MAX_IDS_PER_ACTION = DEAD_LETTER_PAGE_MAX;
     /** Queues the overview reads at most (one stats call each, every refresh), by name. */
     static final int OVERVIEW_QUEUES_MAX = ThroughputHistory.MAX_QUEUES_PER_ROUND;
@@ -83,6 +69,8 @@ final class DashboardApi {
     private final InspectionPacer inspections;
     private final StatsPacer statistics;
     private final ReadBudget budget;
+    private final TaskJson taskJson;
+    private final QueueStateJson stateJson;
 
     DashboardApi(ObjectMapper json, TaskStoreFactory stores, QueueDirectory directory, ThroughputHistory history,
                  String backend, boolean actionsEnabled, InspectionPacer inspections, StatsPacer statistics,
@@ -91,6 +79,8 @@ final class DashboardApi {
         this.statistics = statistics;
         this.budget = budget;
         this.json = json;
+        this.taskJson = new TaskJson(json);
+        this.stateJson = new QueueStateJson(json);
         this.stores = stores;
         this.directory = directory;
         this.history = history;
@@ -252,7 +242,7 @@ final class DashboardApi {
                 row.put("ackedPerSecond", rates.get(rates.size() - 1).acked());
             }
         }
-        root.set("throughput", rates(history.totalRates()));
+        root.set("throughput", stateJson.rates(history.totalRates()));
         return root;
     }
 
@@ -265,7 +255,7 @@ final class DashboardApi {
         try {
             // always the widest inspection, so asking with another limit never buys a fresh one
             inspections.inspect(view, () -> store.inspect(INSPECT_MAX)).ifPresentOrElse(
-                    inspection -> root.set("inspection", inspection(inspection, limit)),
+                    inspection -> root.set("inspection", stateJson.inspection(inspection, limit)),
                     () -> root.put("inspectionProblem", "not inspected yet: the dashboard inspects at most 1/"
                             + InspectionPacer.COST_FACTOR + " of the time; the page tries again on its next refresh"));
         } catch (InvalidInputException badInput) {
@@ -275,7 +265,7 @@ final class DashboardApi {
         }
         if (view.group().isEmpty()) {
             // the sampler reads the queues' own totals only: a group's page has no chart
-            root.set("throughput", rates(history.rates(view.queue())));
+            root.set("throughput", stateJson.rates(history.rates(view.queue())));
         }
         return root;
     }
@@ -302,36 +292,6 @@ final class DashboardApi {
         return root;
     }
 
-    private ObjectNode inspection(QueueInspection inspection, int limit) {
-        ObjectNode node = json.createObjectNode().put("inspectedAt", inspection.inspectedAt().toEpochMilli());
-        ArrayNode partitions = node.putArray("busiestPartitions");
-        for (PartitionBacklog backlog : first(inspection.busiestPartitions(), limit)) {
-            partitions.addObject().put("partition", backlog.partition().code()).put("ordered", backlog.partition().isOrdered())
-                    .put("waiting", backlog.waiting()).put("due", backlog.due());
-        }
-        node.put("totalPartitions", inspection.totalPartitions());
-        ArrayNode locks = node.putArray("locks");
-        for (PartitionLock lock : first(inspection.locks(), limit)) {
-            locks.addObject().put("partition", lock.partition().code()).put("holder", lock.holder().value())
-                    .put("since", lock.since().toEpochMilli()).put("inFlight", lock.inFlight());
-        }
-        node.put("totalLocks", inspection.totalLocks());
-        ArrayNode blocks = node.putArray("blocks");
-        for (PartitionBlock block : first(inspection.blocks(), limit)) {
-            blocks.addObject().put("partition", block.partition().code()).put("until", block.until().toEpochMilli());
-        }
-        node.put("totalBlocks", inspection.totalBlocks());
-        ArrayNode consumers = node.putArray("consumers");
-        for (ConsumerPresence consumer : first(inspection.consumers(), limit)) {
-            consumers.addObject().put("consumer", consumer.consumer().value())
-                    .put("lastHeartbeat", consumer.lastHeartbeat().toEpochMilli())
-                    .put("expiresAt", consumer.expiresAt().toEpochMilli()).put("alive", consumer.alive())
-                    .put("inFlight", consumer.inFlight());
-        }
-        node.put("totalConsumers", inspection.totalConsumers());
-        return node;
-    }
-
     private ObjectNode deadLetters(QueueView view, int offset, int limit) {
         spendRead();
         DeadLetterPage page = storeOf(view).deadLetters(offset, limit);
@@ -340,7 +300,7 @@ final class DashboardApi {
         }
         ObjectNode root = named(view).put("total", page.total()).put("offset", offset).put("limit", limit);
         ArrayNode items = root.putArray("items");
-        page.items().forEach(letter -> items.add(deadLetterRow(letter)));
+        page.items().forEach(letter -> items.add(taskJson.deadLetterRow(letter)));
         return root;
     }
 
@@ -363,8 +323,8 @@ final class DashboardApi {
         listed.lock().ifPresent(lock -> root.putObject("lock").put("holder", lock.holder().value())
                 .put("since", lock.since().toEpochMilli()).put("inFlight", lock.inFlight()));
         listed.block().ifPresent(block -> root.putObject("block").put("until", block.until().toEpochMilli()));
-        listed.head().ifPresent(head -> root.set("head", taskRow(head)));
-        return withTasks(root, listed.tasks());
+        listed.head().ifPresent(head -> root.set("head", taskJson.row(head)));
+        return taskJson.withRows(root, listed.tasks());
     }
 
     private ObjectNode delayed(QueueView view, int offset, int limit) {
@@ -373,7 +333,7 @@ final class DashboardApi {
         if (page.total() == 0) {
             requireExistingQueue(view);
         }
-        return withTasks(named(view).put("readAt", page.readAt().toEpochMilli()).put("total", page.total())
+        return taskJson.withRows(named(view).put("readAt", page.readAt().toEpochMilli()).put("total", page.total())
                 .put("offset", offset).put("limit", limit).put("maxOffset", TaskListing.MAX_OFFSET), page.tasks());
     }
 
@@ -384,7 +344,7 @@ final class DashboardApi {
         if (page.total() == 0) {
             requireExistingQueue(view);
         }
-        return CompletedJson.page(named(view), page, limit, this::taskRow);
+        return CompletedJson.page(named(view), page, limit, taskJson::row);
     }
 
     private ObjectNode inFlight(QueueView view, String cursor, int limit) {
@@ -396,17 +356,7 @@ final class DashboardApi {
         ObjectNode root = named(view).put("readAt", page.readAt().toEpochMilli()).put("limit", limit);
         page.next().ifPresent(next -> root.put("next", next));
         ArrayNode tasks = root.putArray("tasks");
-        for (TaskSnapshot snapshot : page.tasks()) {
-            ObjectNode row = taskRow(snapshot.task()).put("holder", snapshot.holder().map(Object::toString).orElse(null));
-            snapshot.lease().ifPresent(lease -> {
-                row.put("leasedAt", lease.leasedAt().toEpochMilli()).put("cancelRequested", lease.cancelRequested());
-                lease.deadline().ifPresent(deadline -> row.put("deadline", deadline.toEpochMilli()));
-                lease.progress().ifPresent(progress -> row.putObject("progress").put("percent", progress.percent())
-                        .put("message", progress.message())
-                        .put("at", lease.progressAt().map(Instant::toEpochMilli).orElse(null)));
-            });
-            tasks.add(row);
-        }
+        page.tasks().forEach(snapshot -> tasks.add(taskJson.inFlightRow(snapshot)));
         return root;
     }
 
@@ -420,7 +370,7 @@ final class DashboardApi {
                 .put("maxExamined", TaskListing.MAX_EXAMINED).put("limit", limit);
         found.next().ifPresent(next -> root.put("next", next));
         ArrayNode items = root.putArray("items");
-        found.matches().forEach(letter -> items.add(deadLetterRow(letter)));
+        found.matches().forEach(letter -> items.add(taskJson.deadLetterRow(letter)));
         return root;
     }
 
@@ -431,32 +381,6 @@ final class DashboardApi {
         return new DeadLetterFilter(reason == null || reason.isEmpty() ? null : reason,
                 partition == null || partition.isEmpty() ? null : Partition.of(partition),
                 instantParameter(query, "from"), instantParameter(query, "before"));
-    }
-
-    /** The list's rows as {@code tasks}. */
-    private ObjectNode withTasks(ObjectNode root, List<Task> tasks) {
-        ArrayNode rows = root.putArray("tasks");
-        tasks.forEach(task -> rows.add(taskRow(task)));
-        return root;
-    }
-
-    /** A task as every list shows it: its fields, its last error and payload cut for a compact row. */
-    private ObjectNode taskRow(Task task) {
-        ObjectNode row = json.createObjectNode().put("id", task.id().value()).put("partition", task.partition().code())
-                .put("ordered", task.partition().isOrdered()).put("priority", task.priority().value())
-                .put("attempts", task.attempts()).put("publishedAt", task.publishedAt()).put("dueAt", task.dueAt())
-                .put("readyAt", task.readyAt()).put("type", task.type());
-        if (task.lastError() != null) {
-            row.set("lastError", preview(task.lastError(), REASON_CHARS_IN_LIST));
-        }
-        row.set("payload", payload(task.payload(), PREVIEW_CHARS_IN_LIST));
-        return row;
-    }
-
-    private ObjectNode deadLetterRow(DeadLetter letter) {
-        ObjectNode row = taskRow(letter.task()).put("deadAt", letter.deadAt());
-        row.set("reason", preview(letter.reason() == null ? "" : letter.reason(), REASON_CHARS_IN_LIST));
-        return row;
     }
 
     private static int pageLimit(Map<String, String> query) {
@@ -479,27 +403,7 @@ final class DashboardApi {
     private ObjectNode schedules(QueueName queue) {
         spendRead();
         List<ScheduleEntry> entries = stores.forQueue(queue).schedules();
-        ObjectNode root = common().put("name", queue.value());
-        ArrayNode items = root.putArray("schedules");
-        for (ScheduleEntry entry : entries) {
-            Schedule schedule = entry.schedule();
-            ObjectNode item = items.addObject().put("id", schedule.id());
-            if (schedule.cron() != null) {
-                item.put("cron", schedule.cron()).put("zone", schedule.zone().getId());
-            } else {
-                item.put("everyMillis", schedule.every().toMillis());
-            }
-            item.put("partition", schedule.partition().code()).put("ordered", schedule.partition().isOrdered())
-                    .put("priority", schedule.priority().value()).put("misfire", schedule.misfire().toString());
-            if (schedule.start() != null) {
-                item.put("start", schedule.start().toEpochMilli());
-            }
-            if (schedule.end() != null) {
-                item.put("end", schedule.end().toEpochMilli());
-            }
-            entry.lastSlot().ifPresent(slot -> item.put("lastSlot", slot.toEpochMilli()));
-        }
-        return root;
+        return stateJson.schedules(common().put("name", queue.value()), entries);
     }
 
     /**
@@ -510,25 +414,7 @@ final class DashboardApi {
     private ObjectNode limits(QueueView view) {
         spendRead();
         QueueSettings settings = storeOf(view).settings();
-        ObjectNode root = named(view)
-                .put("partitionConcurrency", settings.partitionConcurrency())
-                .put("queueConcurrency", settings.queueConcurrency());
-        ArrayNode overrides = root.putArray("partitionConcurrencyOverrides");
-        settings.partitionConcurrencyOverrides().entrySet().stream()
-                .sorted(Map.Entry.comparingByKey(Comparator.comparing(Partition::code)))
-                .forEach(entry -> overrides.addObject().put("partition", entry.getKey().code()).put("cap", entry.getValue()));
-        rate(root, "partitionRateLimit", settings.partitionRateLimit());
-        rate(root, "queueRateLimit", settings.queueRateLimit());
-        root.put("deadLetterMaxCount", settings.deadLetterMaxCount())
-                .put("deadLetterMaxAgeMillis", settings.deadLetterMaxAge().toMillis());
-        return root;
-    }
-
-    private static void rate(ObjectNode root, String field, RateLimit limit) {
-        if (!limit.isOff()) {
-            root.putObject(field).put("permits", limit.permits()).put("perMillis", limit.per().toMillis())
-                    .put("burst", limit.burst());
-        }
+        return stateJson.limits(named(view), settings);
     }
 
     private Reply task(QueueView view, TaskId id) {
@@ -538,26 +424,7 @@ final class DashboardApi {
             requireExistingQueue(view);
             return Reply.error(404, "no task " + id + " in " + view);
         }
-        TaskSnapshot snapshot = found.get();
-        Task task = snapshot.task();
-        ObjectNode root = named(view).put("id", task.id().value())
-                .put("state", Labels.of(snapshot.state())).put("holder", snapshot.holder().map(Object::toString).orElse(null))
-                .put("partition", task.partition().code()).put("ordered", task.partition().isOrdered())
-                .put("priority", task.priority().value()).put("attempts", task.attempts())
-                .put("publishedAt", task.publishedAt()).put("dueAt", task.dueAt()).put("readyAt", task.readyAt())
-                .put("type", task.type());
-        if (task.maxAttempts() != 0) {
-            root.put("maxAttempts", task.maxAttempts());
-        }
-        if (task.lastError() != null) {
-            root.set("lastError", preview(task.lastError(), PREVIEW_CHARS_OF_TASK));
-        }
-        ObjectNode headers = root.putObject("headers");
-        task.headers().forEach(headers::put);
-        root.set("payload", payload(task.payload(), PREVIEW_CHARS_OF_TASK));
-        snapshot.completion().ifPresent(done -> CompletedJson.completion(root, done,
-                result -> payload(result, PREVIEW_CHARS_OF_TASK)));
-        return Reply.ok(root);
+        return Reply.ok(taskJson.page(named(view), found.get()));
     }
 
     /** The common fields and the view's names: {@code name}, the queue's, and {@code group} for a group's view. */
@@ -570,26 +437,6 @@ final class DashboardApi {
     private ObjectNode common() {
         return json.createObjectNode().put("backend", backend).put("actions", actionsEnabled)
                 .put("sampleEveryMillis", history.every().toMillis());
-    }
-
-    private ArrayNode rates(List<ThroughputHistory.Rate> rates) {
-        ArrayNode array = json.createArrayNode();
-        for (ThroughputHistory.Rate rate : rates) {
-            array.addObject().put("at", rate.at()).put("published", rate.published()).put("acked", rate.acked())
-                    .put("deadLettered", rate.deadLettered());
-        }
-        return array;
-    }
-
-    /** The payload as UTF-8 text (undecodable bytes replaced), cut to {@code chars} characters; the page shows it as text. */
-    private ObjectNode payload(byte[] payload, int chars) {
-        return preview(new String(payload, StandardCharsets.UTF_8), chars).put("bytes", payload.length);
-    }
-
-    private ObjectNode preview(String text, int chars) {
-        boolean truncated = text.codePointCount(0, text.length()) > chars;
-        String cut = truncated ? text.substring(0, text.offsetByCodePoints(0, chars)) : text;
-        return json.createObjectNode().put("text", cut).put("truncated", truncated);
     }
 
     private List<TaskId> ids(JsonNode body) {
@@ -700,7 +547,8 @@ final class DashboardApi {
         }
     }
 
-    private static <T> List<T> first(List<T> items, int limit) {
+    /** The first {@code limit} of the items, or all of them. */
+    static <T> List<T> first(List<T> items, int limit) {
         return items.subList(0, Math.min(limit, items.size()));
     }
 

@@ -471,7 +471,7 @@ abstract class DashboardBrowserContract {
         assertThat(find(By.cssSelector("tr[data-id='hostile'] td.reason pre")).getText())
                 .isEqualTo("<b>bold?</b><script>window.ordoInjected = 3</script>");
         WebElement cut = find(By.cssSelector("tr[data-id='long'] td[data-field='payload'] pre"));
-        assertThat(cut.getText()).hasSize(DashboardApi.PREVIEW_CHARS_IN_LIST).isEqualTo(longPayload.substring(0, 200));
+        assertThat(cut.getText()).hasSize(TaskJson.PREVIEW_CHARS_IN_LIST).isEqualTo(longPayload.substring(0, 200));
         assertThat(find(By.cssSelector("tr[data-id='long'] td[data-field='payload'] .cut")).getText())
                 .isEqualTo("cut (" + longPayload.length() + " bytes in all)");
 

@@ -2,7 +2,10 @@ package io.ordo.redis;
 
 import java.util.List;
 
-/** One function called on a queue's own keys (publishing, schedules, the groups' administration): its reply. */
+/**
+ * One function called on a store's keys, or on the queue's own (publishing, schedules, the groups'
+ * administration): its reply.
+ */
 @FunctionalInterface
 interface QueueCall {
     List<Object> run(RedisScript script, Args args);

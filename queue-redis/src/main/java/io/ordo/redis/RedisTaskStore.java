@@ -1,7 +1,6 @@
 package io.ordo.redis;
 
 import io.ordo.domain.ConsumerId;
-import io.ordo.domain.DeadLetter;
 import io.ordo.domain.GroupName;
 import io.ordo.domain.InvalidInputException;
 import io.ordo.domain.Lease;
@@ -13,27 +12,22 @@ import io.ordo.domain.QueueName;
 import io.ordo.domain.QueueSettings;
 import io.ordo.domain.Schedule;
 import io.ordo.domain.TaskId;
-import io.ordo.domain.TaskState;
 import io.ordo.domain.Validate;
 import io.ordo.ports.AckOutcome;
 import io.ordo.ports.AckedAndTaken;
 import io.ordo.ports.CancelOutcome;
 import io.ordo.ports.Clock;
 import io.ordo.ports.CompletedPage;
-import io.ordo.ports.Completion;
 import io.ordo.ports.CompletionResults;
 import io.ordo.ports.ConsumeRequest;
-import io.ordo.ports.ConsumerHeartbeat;
 import io.ordo.ports.CursorPageRequest;
 import io.ordo.ports.DeadLetterFilter;
 import io.ordo.ports.DeadLetterMatches;
 import io.ordo.ports.DeadLetterPage;
-import io.ordo.ports.DeadLetterPageRequest;
 import io.ordo.ports.EventLogCursor;
 import io.ordo.ports.ExtendOutcome;
 import io.ordo.ports.FailOutcome;
 import io.ordo.ports.InFlightPage;
-import io.ordo.ports.LeaseControls;
 import io.ordo.ports.PartitionTasks;
 import io.ordo.ports.PublishOutcome;
 import io.ordo.ports.PublishReceipt;
@@ -54,20 +48,23 @@ import io.ordo.ports.TaskPageRequest;
 import io.ordo.ports.TaskSnapshot;
 import io.ordo.ports.TaskStore;
 import io.ordo.redis.RedisScript.ConsumeReply;
-import io.ordo.redis.RedisScript.GetReply;
 import io.ordo.redis.RedisScript.PublishReply;
 import io.ordo.redis.RedisScript.ReclaimReply;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+
+import static io.ordo.redis.IdCalls.distinct;
+import static io.ordo.redis.IdCalls.outcomes;
+import static io.ordo.redis.IdCalls.outcomesWithBatch;
+import static io.ordo.redis.IdCalls.taskIds;
+import static io.ordo.redis.IdCalls.withIds;
 
 /**
  * One queue on Redis: each operation is one call of its Lua script (see {@link RedisScript}), so it is
@@ -88,6 +85,9 @@ public final class RedisTaskStore implements TaskStore {
     private final Clock clockOverride;
     private final RedisConsumerGroups consumerGroups;
     private final RedisSchedules schedules;
+    private final RedisTaskControl control;
+    private final RedisDeadLetters deadLetters;
+    private final RedisInspection inspection;
 
     /**
      * @param clockOverride null in production (scripts read the server's {@code TIME}); a clock for
@@ -105,6 +105,9 @@ public final class RedisTaskStore implements TaskStore {
         this.clockOverride = clockOverride;
         this.consumerGroups = new RedisConsumerGroups(keys.queue(), this::runOnQueue, this::now);
         this.schedules = new RedisSchedules(this::runOnQueue, this::now);
+        this.control = new RedisTaskControl(this::run, this::now);
+        this.deadLetters = new RedisDeadLetters(this::run, this::now);
+        this.inspection = new RedisInspection(this::run, this::now);
     }
 
     @Override
@@ -300,34 +303,6 @@ public final class RedisTaskStore implements TaskStore {
         run(RedisScript.UNBLOCK_PARTITION, new Args().add(now()).add(partition.code()));
     }
 
-    @Override
-    public Set<TaskId> heartbeat(ConsumerId consumer, Duration ttl, Map<TaskId, Progress> progress) {
-        ConsumerHeartbeat beat = new ConsumerHeartbeat(consumer, ttl);
-        Map<TaskId, Progress> reports = LeaseControls.progress(progress);
-        Args args = new Args().add(now()).add(beat.consumer().value()).add(beat.ttl().toMillis());
-        reports.forEach((id, report) -> args.add(id.value()).add(ProgressRecords.encode(report)));
-        List<Object> reply = run(RedisScript.HEARTBEAT, args);
-        return taskIds(reply, 0, reply.size());
-    }
-
-    @Override
-    public Map<TaskId, ExtendOutcome> extendLease(ConsumerId consumer, Collection<TaskId> ids, Duration extension) {
-        Validate.notNull("consumer", consumer);
-        List<TaskId> distinct = distinct(ids);
-        long millis = LeaseControls.extensionMillis(extension);
-        List<Object> reply = run(RedisScript.EXTEND_LEASE,
-                withIds(new Args().add(now()).add(consumer.value()).add(millis), distinct));
-        return outcomes(distinct, reply, RedisScript.EXTEND_LEASE, ExtendOutcome.class);
-    }
-
-    private static Set<TaskId> taskIds(List<Object> reply, int from, int count) {
-        Set<TaskId> ids = new LinkedHashSet<>();
-        for (int i = from; i < from + count; i++) {
-            ids.add(TaskId.of(Replies.text(reply, i)));
-        }
-        return ids;
-    }
-
     /**
      * Calls reclaim until no dead consumer's task is left and (with a processing timeout) every live lease has
      * been looked at: each call takes back a bounded chunk (a consumer holding more is taken back over several
@@ -358,7 +333,7 @@ public final class RedisTaskStore implements TaskStore {
         }
     }
 
-    /** Calls trim_dead_letters until the caps delete no more: each call deletes a bounded chunk. */
+    /** Calls expire_completed until it expires no more: each call expires a bounded chunk. */
     @Override
     public long expireCompleted() {
         long expired = 0;
@@ -371,102 +346,58 @@ public final class RedisTaskStore implements TaskStore {
         }
     }
 
+    // ---------------------------------------------------------------- task control (RedisTaskControl)
+
     @Override
-    public long trimDeadLetters() {
-        long dropped = 0;
-        while (true) {
-            List<Object> reply = run(RedisScript.TRIM_DEAD_LETTERS, new Args().add(now()));
-            dropped += Replies.number(reply, 0);
-            if (Replies.number(reply, 1) == 0) {
-                return dropped;
-            }
-        }
+    public Set<TaskId> heartbeat(ConsumerId consumer, Duration ttl, Map<TaskId, Progress> progress) {
+        return control.heartbeat(consumer, ttl, progress);
     }
 
-    // ---------------------------------------------------------------- cancel, get
+    @Override
+    public Map<TaskId, ExtendOutcome> extendLease(ConsumerId consumer, Collection<TaskId> ids, Duration extension) {
+        return control.extendLease(consumer, ids, extension);
+    }
 
     @Override
     public Map<TaskId, CancelOutcome> cancel(Collection<TaskId> ids) {
-        List<TaskId> distinct = distinct(ids);
-        List<Object> reply = run(RedisScript.CANCEL, withIds(new Args().add(now()), distinct));
-        return outcomes(distinct, reply, RedisScript.CANCEL, CancelOutcome.class);
+        return control.cancel(ids);
     }
 
     @Override
     public Optional<TaskSnapshot> get(TaskId id) {
-        Validate.notNull("id", id);
-        List<Object> reply = run(RedisScript.GET, new Args().add(now()).add(id.value()));
-        if (reply.size() <= GetReply.RECORD || reply.get(GetReply.RECORD) == null) {
-            return Optional.empty();
-        }
-        long now = Replies.number(reply, GetReply.NOW);
-        byte[] idBytes = Utf8.encode(id.value());
-        TaskRecords.Stored stored = TaskRecords.decode(idBytes, Replies.bytes(reply, GetReply.RECORD));
-        if (stored.state() == TaskRecords.STATE_COMPLETED) {
-            return Optional.of(TaskSnapshot.completed(stored.task(), new Completion(Instant.ofEpochMilli(stored.at()),
-                    Instant.ofEpochMilli(Replies.number(reply, GetReply.KEPT_UNTIL)), Replies.bytes(reply, GetReply.RESULT))));
-        }
-        if (reply.size() > GetReply.HOLDER) {
-            return Optional.of(TaskListReplies.held(idBytes, Replies.bytes(reply, GetReply.RECORD), reply, GetReply.HOLDER));
-        }
-        TaskState state = stored.state() == TaskRecords.STATE_DEAD ? TaskState.DEAD
-                : stored.task().isReadyAt(now) ? TaskState.PENDING : TaskState.DELAYED;
-        return Optional.of(TaskSnapshot.unheld(stored.task(), state));
+        return control.get(id);
     }
 
-    // ---------------------------------------------------------------- dead letters
+    // ---------------------------------------------------------------- dead letters (RedisDeadLetters)
 
     @Override
     public DeadLetterPage deadLetters(int offset, int limit) {
-        DeadLetterPageRequest asked = new DeadLetterPageRequest(offset, limit);
-        List<Object> reply = run(RedisScript.DEAD_LETTERS, new Args().add(now()).add(asked.offset()).add(asked.limit()));
-        List<DeadLetter> page = new ArrayList<>();
-        for (int i = 1; i < reply.size(); i += 2) {
-            page.add(TaskListReplies.deadLetter(Replies.bytes(reply, i), Replies.bytes(reply, i + 1)));
-        }
-        return new DeadLetterPage(page, Replies.number(reply, 0), offset);
+        return deadLetters.page(offset, limit);
     }
 
     @Override
     public Map<TaskId, RedriveOutcome> redrive(Collection<TaskId> ids) {
-        List<TaskId> distinct = distinct(ids);
-        List<Object> reply = run(RedisScript.REDRIVE, withIds(new Args().add(now()), distinct));
-        return outcomes(distinct, reply, RedisScript.REDRIVE, RedriveOutcome.class);
+        return deadLetters.redrive(ids);
     }
 
     @Override
     public long redriveAll() {
-        return inChunks(RedisScript.REDRIVE_ALL);
+        return deadLetters.redriveAll();
     }
 
     @Override
     public long purgeDeadLetters(Collection<TaskId> ids) {
-        List<TaskId> distinct = distinct(ids);
-        return Replies.number(run(RedisScript.PURGE_DEAD_LETTERS, withIds(new Args().add(now()), distinct)), 0);
+        return deadLetters.purge(ids);
     }
 
     @Override
     public long purgeAllDeadLetters() {
-        return inChunks(RedisScript.PURGE_ALL_DEAD_LETTERS);
+        return deadLetters.purgeAll();
     }
 
-    /**
-     * Runs an operation over every dead letter as calls of a bounded chunk each, so none holds the server
-     * for long: those that died before the first call, oldest first (reply: how many, the last death the
-     * run covers, whether more remain). Other calls may run between chunks; a task that dies meanwhile is
-     * not part of the run, and one redriven or purged meanwhile by another call is not counted.
-     */
-    private long inChunks(RedisScript script) {
-        long done = 0;
-        String through = "";
-        while (true) {
-            List<Object> reply = run(script, new Args().add(now()).add(through));
-            done += Replies.number(reply, 0);
-            if (Replies.number(reply, 2) == 0) {
-                return done;
-            }
-            through = Long.toString(Replies.number(reply, 1));
-        }
+    @Override
+    public long trimDeadLetters() {
+        return deadLetters.trim();
     }
 
     // ---------------------------------------------------------------- task lists (one bounded call each)
@@ -541,52 +472,9 @@ public final class RedisTaskStore implements TaskStore {
                 Replies.number(r, 16));
     }
 
-    /**
-     * Puts the inspection together from bounded calls (inspect.lua's stages), so that none holds the server
-     * for long: the busiest partitions from chunks of partitions, the due counts of those listed from chunks
-     * of the tasks not ready yet, then locks, blocks and consumers. Each chunk is consistent; under traffic
-     * the whole is a view assembled over the calls' time, not one instant's.
-     */
     @Override
     public QueueInspection inspect(int limit) {
-        QueueInspection.checkedLimit(limit);
-        Map<String, Long> busiest = new LinkedHashMap<>();
-        String cursor = "";
-        do {
-            List<Object> chunk = run(RedisScript.INSPECT, new Args().add(now()).add(limit).add("p").add(cursor));
-            for (int i = 1; i < chunk.size(); i += 2) {
-                busiest.put(Replies.text(chunk, i), Replies.number(chunk, i + 1)); // seen again: the later size
-            }
-            busiest = Inspections.busiest(busiest, limit);
-            cursor = Replies.text(chunk, 0);
-        } while (!cursor.isEmpty());
-
-        List<String> codes = List.copyOf(busiest.keySet());
-        long[] notReady = new long[codes.size()];
-        if (!codes.isEmpty()) {
-            cursor = "";
-            do {
-                Args args = new Args().add(now()).add(limit).add("d").add(cursor);
-                codes.forEach(args::add);
-                List<Object> chunk = run(RedisScript.INSPECT, args);
-                for (int i = 0; i < codes.size(); i++) {
-                    notReady[i] += Replies.number(chunk, i + 1);
-                }
-                cursor = Replies.text(chunk, 0);
-            } while (!cursor.isEmpty());
-        }
-
-        List<Object> rest = run(RedisScript.INSPECT, new Args().add(now()).add(limit).add("o").add(""));
-        List<Object> whole = new ArrayList<>(rest.subList(0, 2));
-        whole.add((long) codes.size());
-        for (int i = 0; i < codes.size(); i++) {
-            long waiting = busiest.get(codes.get(i));
-            whole.add(codes.get(i).getBytes(java.nio.charset.StandardCharsets.UTF_8));
-            whole.add(waiting);
-            whole.add(Math.max(0, waiting - notReady[i]));
-        }
-        whole.addAll(rest.subList(2, rest.size()));
-        return Inspections.decode(whole);
+        return inspection.read(limit);
     }
 
     @Override
@@ -676,34 +564,6 @@ public final class RedisTaskStore implements TaskStore {
     /** The override clock's now, or empty: the scripts then read the server's TIME. */
     private String now() {
         return clockOverride == null ? "" : Long.toString(clockOverride.millis());
-    }
-
-    private static List<TaskId> distinct(Collection<TaskId> ids) {
-        return TaskIds.distinct("ids", ids);
-    }
-
-    private static Args withIds(Args args, List<TaskId> ids) {
-        ids.forEach(id -> args.add(id.value()));
-        return args;
-    }
-
-    private static <O extends Enum<O>> Map<TaskId, O> outcomes(List<TaskId> ids, List<Object> reply,
-                                                               RedisScript script, Class<O> type) {
-        Map<TaskId, O> outcomes = new LinkedHashMap<>();
-        for (int i = 0; i < ids.size(); i++) {
-            outcomes.put(ids.get(i), script.outcome(type, Replies.number(reply, i)));
-        }
-        return outcomes;
-    }
-
-    /** One outcome per id given, then the tasks returned with their ordered batch (id, outcome), in key order. */
-    private static <O extends Enum<O>> Map<TaskId, O> outcomesWithBatch(List<TaskId> ids, List<Object> reply,
-                                                                        RedisScript script, Class<O> type) {
-        Map<TaskId, O> outcomes = outcomes(ids, reply, script, type);
-        for (int i = ids.size(); i < reply.size(); i += 2) {
-            outcomes.put(TaskId.of(Replies.text(reply, i)), script.outcome(type, Replies.number(reply, i + 1)));
-        }
-        return outcomes;
     }
 
     private static Duration min(Duration a, Duration b) {

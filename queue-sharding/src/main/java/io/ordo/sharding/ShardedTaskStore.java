@@ -19,7 +19,6 @@ import io.ordo.ports.CancelOutcome;
 import io.ordo.ports.CompletedPage;
 import io.ordo.ports.CompletionResults;
 import io.ordo.ports.ConsumeRequest;
-import io.ordo.ports.ConsumerPresence;
 import io.ordo.ports.DeadLetterFilter;
 import io.ordo.ports.DeadLetterMatches;
 import io.ordo.ports.DeadLetterPage;
@@ -28,9 +27,6 @@ import io.ordo.ports.ExtendOutcome;
 import io.ordo.ports.FailOutcome;
 import io.ordo.ports.InFlightPage;
 import io.ordo.ports.LeaseControls;
-import io.ordo.ports.PartitionBacklog;
-import io.ordo.ports.PartitionBlock;
-import io.ordo.ports.PartitionLock;
 import io.ordo.ports.PartitionTasks;
 import io.ordo.ports.PublishOutcome;
 import io.ordo.ports.PublishReceipt;
@@ -51,7 +47,6 @@ import io.ordo.ports.TaskStore;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -63,9 +58,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BiFunction;
 import java.util.zip.CRC32;
 
 /**
@@ -78,8 +71,8 @@ import java.util.zip.CRC32;
  *   <li>publish: one atomic step per shard the batch touches (a batch on one shard stays atomic);</li>
  *   <li>consume: starts at the next shard in turn and fills up from the following ones; a waiting consume
  *       waits on every shard at once ({@link ShardWaits}), each wait a wake interval long at most;</li>
- *   <li>ack, reject, fail, release: routed to the shard a lease came from, remembered from consume; an
- *       id this store did not hand out is asked of every shard;</li>
+ *   <li>ack, reject, fail, release: routed to the shard a lease came from, remembered from consume
+ *       ({@link ShardRoutes}); an id this store did not hand out is asked of every shard;</li>
  *   <li>cancel, get, redrive, purge by id: asked of every shard (get stops at the first that has it);</li>
  *   <li>heartbeat, reclaim, pause, resume, configure: every shard; stats, inspection and dead letters: merged;</li>
  *   <li>task lists: a partition's from its shard, the delayed tasks merged by ready time and the completed ones
@@ -108,14 +101,18 @@ public final class ShardedTaskStore implements TaskStore {
     private final ShardWaits waits;
     private final ShardedTaskLists lists;
     private final ShardedEventLog eventLog;
-    private final int routeCapacity;
+    private final ShardedStats stats;
+    /** The queue's, shared by the stores of its groups. */
+    private final ShardedSchedules schedules;
+    /** The queue's, shared by the stores of its groups. */
+    private final ShardedConsumerGroups consumerGroups;
+    private final ShardRoutes routes;
     /** What made this store, for the stores of its groups. */
     private final Builder builder;
     /** The group this store serves, or null for the queue's own view. */
     private final GroupName group;
     /** The store of the queue's own view: this one, or the one whose group this is. */
     private final ShardedTaskStore queueStore;
-    private final Map<TaskId, Integer> leaseShards = new ConcurrentHashMap<>();
     private final AtomicInteger nextStart = new AtomicInteger();
 
     private ShardedTaskStore(Builder builder, ShardedTaskStore queueStore, GroupName group) {
@@ -131,9 +128,13 @@ public final class ShardedTaskStore implements TaskStore {
         this.shards = List.copyOf(stores);
         this.lists = new ShardedTaskLists(shards, this::shardOf);
         this.eventLog = new ShardedEventLog(shards);
-        this.routeCapacity = builder.routeCapacity;
+        this.stats = new ShardedStats(shards);
+        this.schedules = queueStore == null ? new ShardedSchedules(shards, this::shardOf) : queueStore.schedules;
+        this.consumerGroups = queueStore == null ? new ShardedConsumerGroups(shards) : queueStore.consumerGroups;
+        this.routes = new ShardRoutes(shards, builder.routeCapacity);
         this.waits = new ShardWaits(shards.size(), builder.wakeInterval,
-                (shard, consumer, max, slice) -> remember(shard, shards.get(shard).consume(consumer, max, slice)),
+                (shard, consumer, max, slice) ->
+                        routes.remember(shard, shards.get(shard).consume(consumer, max, slice)),
                 this::release);
     }
 
@@ -237,7 +238,7 @@ public final class ShardedTaskStore implements TaskStore {
         List<Lease> taken = new ArrayList<>();
         for (int i = 0; i < shards.size() && taken.size() < max; i++) {
             int next = (shard + i) % shards.size();
-            taken.addAll(remember(next, shards.get(next).consume(consumer, max - taken.size(), Duration.ZERO)));
+            taken.addAll(routes.remember(next, shards.get(next).consume(consumer, max - taken.size(), Duration.ZERO)));
         }
         if (taken.isEmpty() && !wait.isZero()) {
             taken = waits.await(consumer, max, deadline);
@@ -245,20 +246,12 @@ public final class ShardedTaskStore implements TaskStore {
         return taken;
     }
 
-    private List<Lease> remember(int shard, List<Lease> leases) {
-        if (leaseShards.size() + leases.size() > routeCapacity) {
-            leaseShards.clear(); // leases abandoned without an ack would pile up; every route is only a hint
-        }
-        leases.forEach(lease -> leaseShards.put(lease.id(), shard));
-        return leases;
-    }
-
     // ---------------------------------------------------------------- giving tasks back
 
     @Override
     public Map<TaskId, AckOutcome> ack(ConsumerId consumer, Collection<TaskId> ids) {
         Validate.notNull("consumer", consumer);
-        return settleLeases(ids, AckOutcome.LEASE_LOST, (store, part) -> store.ack(consumer, part));
+        return routes.settle(ids, AckOutcome.LEASE_LOST, (store, part) -> store.ack(consumer, part));
     }
 
     /**
@@ -270,7 +263,7 @@ public final class ShardedTaskStore implements TaskStore {
         Validate.notNull("consumer", consumer);
         Map<TaskId, byte[]> checked = CompletionResults.checked(results, QueueSettings.RESULT_LIMIT);
         CompletionResults.checked(checked, settings().maxResultBytes());
-        return settleLeases(checked.keySet(), AckOutcome.LEASE_LOST, (store, part) -> {
+        return routes.settle(checked.keySet(), AckOutcome.LEASE_LOST, (store, part) -> {
             Map<TaskId, byte[]> ofShard = new LinkedHashMap<>();
             part.forEach(id -> ofShard.put(id, checked.get(id)));
             return store.complete(consumer, ofShard);
@@ -281,137 +274,63 @@ public final class ShardedTaskStore implements TaskStore {
     public Map<TaskId, RejectOutcome> reject(ConsumerId consumer, Collection<TaskId> ids, Rejection rejection) {
         Validate.notNull("consumer", consumer);
         Validate.notNull("rejection", rejection);
-        return settleLeases(ids, RejectOutcome.LEASE_LOST, (store, part) -> store.reject(consumer, part, rejection));
+        return routes.settle(ids, RejectOutcome.LEASE_LOST, (store, part) -> store.reject(consumer, part, rejection));
     }
 
     @Override
     public Map<TaskId, FailOutcome> fail(ConsumerId consumer, Collection<TaskId> ids, String reason) {
         Validate.notNull("consumer", consumer);
-        return settleLeases(ids, FailOutcome.LEASE_LOST, (store, part) -> store.fail(consumer, part, reason));
+        return routes.settle(ids, FailOutcome.LEASE_LOST, (store, part) -> store.fail(consumer, part, reason));
     }
 
     @Override
     public Map<TaskId, ReleaseOutcome> release(ConsumerId consumer, Collection<TaskId> ids) {
         Validate.notNull("consumer", consumer);
-        return settleLeases(ids, ReleaseOutcome.LEASE_LOST, (store, part) -> store.release(consumer, part));
+        return routes.settle(ids, ReleaseOutcome.LEASE_LOST, (store, part) -> store.release(consumer, part));
     }
 
-    /** Every outcome of these operations ends the consumer's hold on the task: its route is forgotten. */
-    private <O> Map<TaskId, O> settleLeases(Collection<TaskId> ids, O lost,
-                                            BiFunction<TaskStore, List<TaskId>, Map<TaskId, O>> operation) {
-        Map<TaskId, O> outcomes = onShards(distinct(ids), true, lost, operation);
-        outcomes.keySet().forEach(leaseShards::remove);
-        return outcomes;
-    }
+    // ---------------------------------------------------------------- the queue's schedules (ShardedSchedules)
 
-    // ---------------------------------------------------------------- schedules
-
-    /**
-     * A schedule lives on the shard of its task's partition, so its slots' tasks are published where the
-     * partition lives; put on a partition of another shard, it leaves its old shard (and its slots start anew).
-     */
     @Override
     public ScheduleFiring fireDueSchedules() {
-        if (queueStore != this) {
-            return queueStore.fireDueSchedules(); // the schedules are the queue's (docs/groups.md)
-        }
-        ScheduleFiring firing = ScheduleFiring.NONE;
-        for (TaskStore shard : shards) {
-            firing = firing.plus(shard.fireDueSchedules());
-        }
-        return firing;
+        return schedules.fireDue();
     }
 
     @Override
     public boolean putSchedule(Schedule schedule) {
-        if (queueStore != this) {
-            return queueStore.putSchedule(schedule);
-        }
-        Validate.notNull("schedule", schedule);
-        int home = shardOf(schedule.partition());
-        boolean elsewhere = false;
-        for (int i = 0; i < shards.size(); i++) {
-            if (i != home && shards.get(i).schedules().stream().anyMatch(e -> e.schedule().id().equals(schedule.id()))) {
-                elsewhere = true;
-            }
-        }
-        boolean created = shards.get(home).putSchedule(schedule);
-        if (elsewhere) {
-            for (int i = 0; i < shards.size(); i++) {
-                if (i != home) {
-                    shards.get(i).removeSchedule(schedule.id());
-                }
-            }
-        }
-        return created && !elsewhere;
+        return schedules.put(schedule);
     }
 
     @Override
     public boolean removeSchedule(String id) {
-        if (queueStore != this) {
-            return queueStore.removeSchedule(id);
-        }
-        boolean removed = false;
-        for (TaskStore shard : shards) {
-            removed |= shard.removeSchedule(id);
-        }
-        return removed;
+        return schedules.remove(id);
     }
 
     @Override
     public List<ScheduleEntry> schedules() {
-        if (queueStore != this) {
-            return queueStore.schedules();
-        }
-        List<ScheduleEntry> all = new ArrayList<>();
-        shards.forEach(shard -> all.addAll(shard.schedules()));
-        all.sort(Comparator.comparing(entry -> entry.schedule().id()));
-        return all;
+        return schedules.list();
     }
 
-    // ---------------------------------------------------------------- consumer groups
+    // ---------------------------------------------------------------- the queue's consumer groups (ShardedConsumerGroups)
 
-    /**
-     * On every shard, in turn: true when any shard created it (a shard that had it already, from a create
-     * cut short, keeps it). Refused naming {@code group} when the queue has the most groups it may: the
-     * first shard refuses before any is written, as the shards hold the same groups.
-     */
     @Override
     public boolean createGroup(GroupName group) {
-        Validate.notNull("group", group);
-        return onEveryShard(shard -> shard.createGroup(group));
+        return consumerGroups.create(group);
     }
 
-    /** Each shard's group gets that shard's backlog of the other group. */
     @Override
     public boolean createGroup(GroupName group, GroupName backlogOf) {
-        Validate.notNull("group", group);
-        Validate.notNull("backlogOf", backlogOf);
-        return onEveryShard(shard -> shard.createGroup(group, backlogOf));
+        return consumerGroups.create(group, backlogOf);
     }
 
-    /** The groups of every shard, by name (each shard has the same ones but while a create or delete runs). */
     @Override
     public List<GroupName> groups() {
-        Set<GroupName> all = new TreeSet<>(Comparator.comparing(GroupName::value));
-        queueStore.shards.forEach(shard -> all.addAll(shard.groups()));
-        return List.copyOf(all);
+        return consumerGroups.list();
     }
 
-    /** On every shard, in turn: true when any shard had it. */
     @Override
     public boolean deleteGroup(GroupName group) {
-        Validate.notNull("group", group);
-        return onEveryShard(shard -> shard.deleteGroup(group));
-    }
-
-    /** The call on every shard of the queue, in turn: true when it was true on any. */
-    private boolean onEveryShard(java.util.function.Predicate<TaskStore> call) {
-        boolean any = false;
-        for (TaskStore shard : queueStore.shards) {
-            any |= call.test(shard);
-        }
-        return any;
+        return consumerGroups.delete(group);
     }
 
     // ---------------------------------------------------------------- blocks, consumers, reclaim
@@ -445,7 +364,7 @@ public final class ShardedTaskStore implements TaskStore {
     public Map<TaskId, ExtendOutcome> extendLease(ConsumerId consumer, Collection<TaskId> ids, Duration extension) {
         Validate.notNull("consumer", consumer);
         LeaseControls.extensionMillis(extension);
-        return onShards(distinct(ids), true, ExtendOutcome.LEASE_LOST,
+        return routes.routed(ids, ExtendOutcome.LEASE_LOST,
                 (store, part) -> store.extendLease(consumer, part, extension));
     }
 
@@ -486,26 +405,12 @@ public final class ShardedTaskStore implements TaskStore {
 
     @Override
     public Map<TaskId, CancelOutcome> cancel(Collection<TaskId> ids) {
-        return onShards(distinct(ids), false, CancelOutcome.UNKNOWN, TaskStore::cancel);
+        return routes.everyShard(ids, CancelOutcome.UNKNOWN, TaskStore::cancel);
     }
 
     @Override
     public Optional<TaskSnapshot> get(TaskId id) {
-        Validate.notNull("id", id);
-        Integer known = leaseShards.get(id);
-        if (known != null) {
-            Optional<TaskSnapshot> snapshot = shards.get(known).get(id);
-            if (snapshot.isPresent()) {
-                return snapshot;
-            }
-        }
-        for (TaskStore shard : shards) {
-            Optional<TaskSnapshot> snapshot = shard.get(id);
-            if (snapshot.isPresent()) {
-                return snapshot;
-            }
-        }
-        return Optional.empty();
+        return routes.get(id);
     }
 
     // ---------------------------------------------------------------- dead letters
@@ -542,7 +447,7 @@ public final class ShardedTaskStore implements TaskStore {
 
     @Override
     public Map<TaskId, RedriveOutcome> redrive(Collection<TaskId> ids) {
-        return onShards(distinct(ids), false, RedriveOutcome.UNKNOWN, TaskStore::redrive);
+        return routes.everyShard(ids, RedriveOutcome.UNKNOWN, TaskStore::redrive);
     }
 
     @Override
@@ -552,7 +457,7 @@ public final class ShardedTaskStore implements TaskStore {
 
     @Override
     public long purgeDeadLetters(Collection<TaskId> ids) {
-        List<TaskId> distinct = distinct(ids);
+        List<TaskId> distinct = TaskIds.distinct("ids", ids);
         return distinct.isEmpty() ? 0 : shards.stream().mapToLong(shard -> shard.purgeDeadLetters(distinct)).sum();
     }
 
@@ -593,87 +498,16 @@ public final class ShardedTaskStore implements TaskStore {
         return lists.completedTasks(offset, limit);
     }
 
-    // ---------------------------------------------------------------- stats, pause, settings
+    // ---------------------------------------------------------------- stats (ShardedStats), pause, settings
 
-    /**
-     * Sums over the shards, except: the lag is the largest; live consumers the most any shard counts (a
-     * consumer that heartbeats is registered on every shard); paused if any shard is.
-     */
     @Override
     public QueueStats stats() {
-        QueueStats sum = new QueueStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false);
-        for (TaskStore shard : shards) {
-            QueueStats s = shard.stats();
-            sum = new QueueStats(sum.ready() + s.ready(), sum.delayed() + s.delayed(), sum.inFlight() + s.inFlight(),
-                    sum.dead() + s.dead(), sum.activePartitions() + s.activePartitions(),
-                    sum.lockedPartitions() + s.lockedPartitions(), sum.blockedPartitions() + s.blockedPartitions(),
-                    sum.cappedPartitions() + s.cappedPartitions(), sum.throttledPartitions() + s.throttledPartitions(),
-                    Math.max(sum.liveConsumers(), s.liveConsumers()),
-                    Math.max(sum.oldestDueAgeMillis(), s.oldestDueAgeMillis()),
-                    sum.publishedTotal() + s.publishedTotal(), sum.ackedTotal() + s.ackedTotal(),
-                    sum.deadLetteredTotal() + s.deadLetteredTotal(),
-                    sum.deadLettersDroppedTotal() + s.deadLettersDroppedTotal(), sum.paused() || s.paused(),
-                    sum.completed() + s.completed());
-        }
-        return sum;
+        return stats.stats();
     }
 
-    /**
-     * Every shard's inspection, merged: partitions, locks and blocks each live on one shard, so their
-     * lists are sorted and cut again and their totals summed. A consumer is registered on every shard it
-     * heartbeats or consumes on, so it is listed once: latest heartbeat and expiry, alive if alive on any
-     * shard, its tasks in flight summed. When a shard has more consumers than {@code limit}, the consumers'
-     * total is the largest shard's (as {@link #stats()} counts live consumers) and in-flight counts may
-     * miss what a shard left out. Read shard by shard, not in one step; {@code inspectedAt} is the latest
-     * shard's.
-     */
     @Override
     public QueueInspection inspect(int limit) {
-        QueueInspection.checkedLimit(limit);
-        Instant inspectedAt = Instant.EPOCH;
-        List<PartitionBacklog> backlog = new ArrayList<>();
-        List<PartitionLock> locks = new ArrayList<>();
-        List<PartitionBlock> blocks = new ArrayList<>();
-        Map<ConsumerId, ConsumerPresence> consumers = new LinkedHashMap<>();
-        long totalPartitions = 0;
-        long totalLocks = 0;
-        long totalBlocks = 0;
-        long largestConsumerTotal = 0;
-        boolean consumersComplete = true;
-        for (TaskStore shard : shards) {
-            QueueInspection part = shard.inspect(limit);
-            inspectedAt = part.inspectedAt().isAfter(inspectedAt) ? part.inspectedAt() : inspectedAt;
-            backlog.addAll(part.busiestPartitions());
-            locks.addAll(part.locks());
-            blocks.addAll(part.blocks());
-            totalPartitions += part.totalPartitions();
-            totalLocks += part.totalLocks();
-            totalBlocks += part.totalBlocks();
-            largestConsumerTotal = Math.max(largestConsumerTotal, part.totalConsumers());
-            consumersComplete &= part.consumers().size() == part.totalConsumers();
-            part.consumers().forEach(presence -> consumers.merge(presence.consumer(), presence, ShardedTaskStore::merged));
-        }
-        backlog.sort(Comparator.comparingLong(PartitionBacklog::waiting).reversed()
-                .thenComparing(partition -> partition.partition().code()));
-        locks.sort(Comparator.comparing(PartitionLock::since).thenComparing(lock -> lock.partition().code()));
-        blocks.sort(Comparator.comparing(PartitionBlock::until).thenComparing(block -> block.partition().code()));
-        List<ConsumerPresence> presences = new ArrayList<>(consumers.values());
-        presences.sort(Comparator.comparing(ConsumerPresence::lastHeartbeat).reversed()
-                .thenComparing(presence -> presence.consumer().value()));
-        long totalConsumers = consumersComplete ? presences.size() : Math.max(largestConsumerTotal, presences.size());
-        return new QueueInspection(inspectedAt, first(backlog, limit), totalPartitions, first(locks, limit),
-                totalLocks, first(blocks, limit), totalBlocks, first(presences, limit), totalConsumers);
-    }
-
-    private static ConsumerPresence merged(ConsumerPresence a, ConsumerPresence b) {
-        return new ConsumerPresence(a.consumer(),
-                a.lastHeartbeat().isAfter(b.lastHeartbeat()) ? a.lastHeartbeat() : b.lastHeartbeat(),
-                a.expiresAt().isAfter(b.expiresAt()) ? a.expiresAt() : b.expiresAt(),
-                a.alive() || b.alive(), a.inFlight() + b.inFlight());
-    }
-
-    private static <T> List<T> first(List<T> all, int limit) {
-        return all.size() <= limit ? all : all.subList(0, limit);
+        return stats.inspect(limit);
     }
 
     @Override
@@ -702,49 +536,6 @@ public final class ShardedTaskStore implements TaskStore {
     public String toString() {
         return "ShardedTaskStore[" + queue + (group == null ? "" : ", group " + group) + " over " + shards.size()
                 + " shards: " + shards + "]";
-    }
-
-    // ---------------------------------------------------------------- helpers
-
-    private static List<TaskId> distinct(Collection<TaskId> ids) {
-        return TaskIds.distinct("ids", ids);
-    }
-
-    /**
-     * Runs an id operation on the shards that may hold the ids: the remembered shard of a lease when
-     * {@code routed}, else every shard. Per id, the outcome of the shard that has the task (the first
-     * that answers other than {@code absent}); then what shards add (tasks returned with their ordered
-     * batch), in shard order.
-     */
-    private <O> Map<TaskId, O> onShards(List<TaskId> ids, boolean routed, O absent,
-                                        BiFunction<TaskStore, List<TaskId>, Map<TaskId, O>> operation) {
-        List<List<TaskId>> parts = new ArrayList<>();
-        shards.forEach(shard -> parts.add(new ArrayList<>()));
-        for (TaskId id : ids) {
-            Integer shard = routed ? leaseShards.get(id) : null;
-            if (shard != null) {
-                parts.get(shard).add(id);
-            } else {
-                parts.forEach(part -> part.add(id));
-            }
-        }
-        Map<TaskId, O> named = new LinkedHashMap<>();
-        ids.forEach(id -> named.put(id, absent));
-        Map<TaskId, O> added = new LinkedHashMap<>();
-        for (int shard = 0; shard < shards.size(); shard++) {
-            if (parts.get(shard).isEmpty()) {
-                continue;
-            }
-            operation.apply(shards.get(shard), parts.get(shard)).forEach((id, outcome) -> {
-                if (!named.containsKey(id)) {
-                    added.put(id, outcome);
-                } else if (named.get(id).equals(absent)) {
-                    named.put(id, outcome);
-                }
-            });
-        }
-        named.putAll(added);
-        return named;
     }
 
     public static final class Builder {

@@ -12,6 +12,7 @@ import io.ordo.tck.contract.CancelContract;
 import io.ordo.tck.contract.CompletedListingContract;
 import io.ordo.tck.contract.ConcurrencyCapsContract;
 import io.ordo.tck.contract.ConsumeContract;
+import io.ordo.tck.contract.ConsumerGroupsAdminContract;
 import io.ordo.tck.contract.ConsumerGroupsContract;
 import io.ordo.tck.contract.DeadLetterCapsContract;
 import io.ordo.tck.contract.DeadLettersContract;
@@ -262,6 +263,13 @@ public abstract class TaskStoreCompatibilityKit {
     @Nested
     class ConsumerGroups extends ConsumerGroupsContract {
         ConsumerGroups() {
+            super(TaskStoreCompatibilityKit.this::createStore, TaskStoreCompatibilityKit.this::createGroupStore);
+        }
+    }
+
+    @Nested
+    class ConsumerGroupsAdmin extends ConsumerGroupsAdminContract {
+        ConsumerGroupsAdmin() {
             super(TaskStoreCompatibilityKit.this::createStore, TaskStoreCompatibilityKit.this::createGroupStore);
         }
     }
