@@ -20,8 +20,8 @@ import java.util.stream.Stream;
  * The simulation's seeded schedules on the in-memory reference store and on a Redis store, step by
  * step, each given the queue's own store and its consumer groups' (so the seeds with groups create, use
  * and delete them on both); the first difference fails with both lines and the seed to replay. A backend's test extends
- * this and supplies its factory. Seeds 1..{@value #DEFAULT_SEEDS} unless the system properties of
- * {@link Seeds} say otherwise.
+ * this and supplies its factory. Seeds 1..{@link #defaultSeeds()} ({@value #DEFAULT_SEEDS} unless the backend's
+ * test says fewer) unless the system properties of {@link Seeds} say otherwise.
  */
 @ExtendWith(RedisServerExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -40,10 +40,15 @@ public abstract class RedisDifferentialKit {
     /** The command that replays one seed of this test, with {@code {seed}} where the seed goes. */
     protected abstract String replayCommand();
 
+    /** How many seeds run when the system properties name none. */
+    protected int defaultSeeds() {
+        return DEFAULT_SEEDS;
+    }
+
     @TestFactory
     Stream<DynamicTest> every_seed_behaves_as_on_the_in_memory_store() {
         SimulationOptions options = SimulationOptions.builder().replayCommand(replayCommand()).build();
-        return Arrays.stream(Seeds.fromSystemProperties(DEFAULT_SEEDS)).mapToObj(seed ->
+        return Arrays.stream(Seeds.fromSystemProperties(defaultSeeds())).mapToObj(seed ->
                 DynamicTest.dynamicTest("seed " + seed, () -> {
                     QueueName queue = QueueName.of("differential-" + seed + "-" + System.nanoTime());
                     VirtualClock referenceClock = new VirtualClock();

@@ -9,6 +9,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -16,6 +18,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -60,19 +64,33 @@ class MavenWrapperTest {
 
     @Test
     void an_archive_whose_sha512_is_not_the_pinned_one_is_refused_and_nothing_is_unpacked() throws Exception {
-        Path copy = temp.resolve("repository");
-        Files.createDirectories(copy.resolve(".mvn/wrapper"));
-        Files.copy(ROOT.resolve("mvnw"), copy.resolve("mvnw"));
+        String version = pinned().getProperty("mavenVersion");
         String sha512 = pinned().getProperty("distributionSha512Sum");
-        String wrong = (sha512.charAt(0) == '0' ? "1" : "0") + sha512.substring(1);
-        Files.writeString(copy.resolve(".mvn/wrapper/maven-wrapper.properties"),
-                Files.readString(PROPERTIES, UTF_8).replace(sha512, wrong));
+        // A tampered archive, as a compromised mirror would serve it: laid out like the real one, so a wrapper that
+        // skipped the check would unpack it and run its bin/mvn. An installed mvn that only copies it where the
+        // wrapper's dependency:copy asks stands in for the real resolver, whose fetch the first test covers.
+        Path tampered = temp.resolve("apache-maven-" + version + "-bin.zip");
+        try (ZipOutputStream zip = new ZipOutputStream(Files.newOutputStream(tampered))) {
+            zip.putNextEntry(new ZipEntry("apache-maven-" + version + "/bin/mvn"));
+            zip.write("#!/bin/sh\necho Apache Maven tampered\n".getBytes(UTF_8));
+            zip.closeEntry();
+        }
+        String actual = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-512").digest(Files.readAllBytes(tampered)));
+        Path bin = Files.createDirectories(temp.resolve("bin"));
+        Path resolver = Files.writeString(bin.resolve("mvn"), """
+                #!/bin/sh
+                for arg; do case "$arg" in -DoutputDirectory=*) exec cp '%s' "${arg#-DoutputDirectory=}/" ;; esac; done
+                echo "no -DoutputDirectory in: $*" >&2
+                exit 97
+                """.formatted(tampered));
+        assertThat(resolver.toFile().setExecutable(true)).isTrue();
         Path home = temp.resolve("wrapper-home");
 
-        Run run = run(copy.resolve("mvnw"), Map.of("MAVEN_USER_HOME", home.toString()), "-v");
+        Run run = run(ROOT.resolve("mvnw"),
+                Map.of("MAVEN_USER_HOME", home.toString(), "PATH", bin + ":" + System.getenv("PATH")), "-v");
 
         assertThat(run.exitCode()).as(run.output()).isNotZero();
-        assertThat(run.output()).contains("has SHA-512 " + sha512).contains("not the " + wrong)
+        assertThat(run.output()).contains("has SHA-512 " + actual).contains("not the " + sha512)
                 .contains("nothing was unpacked").doesNotContain("Apache Maven ");
         try (Stream<Path> left = Files.list(home.resolve("wrapper/dists"))) {
             assertThat(left).as("what the refused run left in the wrapper home").isEmpty();
@@ -114,6 +132,8 @@ class MavenWrapperTest {
         Path log = Files.createTempFile(temp, "mvnw-", ".log");
         ProcessBuilder builder = new ProcessBuilder(command).directory(temp.toFile()).redirectErrorStream(true)
                 .redirectOutput(log.toFile());
+        // the installed mvn that fetches, like this build's Maven (.mvn/jvm.config): a short-lived JVM, quick compiler only
+        builder.environment().put("MAVEN_OPTS", "-XX:TieredStopAtLevel=1");
         builder.environment().putAll(environment);
         Process process = builder.start();
         if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {

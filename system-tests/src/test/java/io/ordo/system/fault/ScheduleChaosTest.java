@@ -33,7 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Every slot's task is published once (the queue's own count says so, not only the ids seen) and done,
  * and the misfire policy (catch up) makes up the slots that fell due while the firers were down
  * (docs/semantics.md, "Schedules"; docs/reliability.md). It mostly waits for its minute of slots, so it runs
- * beside the module's other classes, which run one after another (junit-platform.properties).
+ * beside the module's other classes (junit-platform.properties).
  */
 @Tag("full")
 @Execution(ExecutionMode.CONCURRENT)
@@ -42,6 +42,11 @@ class ScheduleChaosTest {
     private static final Duration HEARTBEAT_TTL = Duration.ofSeconds(3); // the reaper, which fires, ticks each second
     private static final long MIN_KILL_GAP_MS = 3_000;
     private static final long MAX_KILL_GAP_MS = 7_000;
+    /**
+     * How long a starting worker waits for its first answer: three JVMs starting together beside the module's
+     * other classes on a loaded 2-core machine took more than the default 10 s, and all three gave up.
+     */
+    private static final String STARTUP_TIMEOUT = "60s";
 
     @Test
     void sigkilled_firers_publish_every_slot_exactly_once() throws Exception {
@@ -60,7 +65,7 @@ class ScheduleChaosTest {
                     .start(Instant.ofEpochMilli(start)).end(Instant.ofEpochMilli(start + SLOTS * 1000L)).build());
 
             try (Fleet fleet = new Fleet(journal, Drill.work(RedisClient.LETTUCE, redis.uri(), queue, journal,
-                    "--work-time", "0ms", "--grace", "5s", "--log-tasks"), List.of(Map.of(), skewed("+5s"), skewed("-5s")))) {
+                    "--work-time", "0ms", "--grace", "5s", "--log-tasks", "--timeout", STARTUP_TIMEOUT), List.of(Map.of(), skewed("+5s"), skewed("-5s")))) {
                 long chaosEnds = start + SLOTS * 1000L;
                 long nextKill = System.currentTimeMillis() + gap(random);
                 while (System.currentTimeMillis() < chaosEnds) {
