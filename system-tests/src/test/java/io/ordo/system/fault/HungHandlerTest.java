@@ -11,8 +11,6 @@ import io.ordo.ports.TaskStoreFactory;
 import io.ordo.redis.testing.RedisServer;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,11 +25,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * ordered partition for good: after the queue's processing timeout the worker gives up on it and
  * replaces the stuck thread, the reaper takes the task back, the partition goes on, and after
  * maxAttempts timeouts the task is a dead letter (docs/decisions/hung-handlers.md).
- * It mostly waits out processing timeouts and has no bound tighter than tens of seconds, so it runs beside
- * the module's other classes (junit-platform.properties).
  */
 @Tag("full")
-@Execution(ExecutionMode.CONCURRENT)
 class HungHandlerTest {
     private static final RedisClient CLIENT = RedisClient.LETTUCE;
     private static final Duration TIMEOUT = Duration.ofSeconds(2);

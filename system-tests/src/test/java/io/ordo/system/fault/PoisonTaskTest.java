@@ -11,8 +11,6 @@ import io.ordo.ports.TaskStoreFactory;
 import io.ordo.redis.testing.RedisServer;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,11 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A task that halts every worker process that runs it ends in the dead letters after the queue's
  * maxAttempts, and its ordered partition carries on behind it, in order (docs/reliability.md).
- * It mostly waits out heartbeat TTLs and has no bound tighter than a minute, so it runs beside the
- * module's other classes (junit-platform.properties).
  */
 @Tag("full")
-@Execution(ExecutionMode.CONCURRENT)
 class PoisonTaskTest {
     private static final int MAX_ATTEMPTS = 3;
     private static final RedisClient CLIENT = RedisClient.JEDIS;

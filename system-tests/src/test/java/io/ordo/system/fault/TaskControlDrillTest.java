@@ -11,7 +11,6 @@ import io.ordo.systemtest.OrdoProcess;
 import io.ordo.systemtest.RedisClient;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Isolated;
 
 import java.time.Duration;
 import java.util.List;
@@ -21,11 +20,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Task control under real processes (docs/task-control.md): a running task cancelled whose handler ignores
  * the interrupt, and a task that extends its lease to three times the processing timeout, kept while its
- * worker lives and taken back promptly once it is SIGKILLed. Its bounds leave about a second and a half for the
- * machine, and the take-back includes a worker's JVM start, so it runs alone, after the module's other classes.
+ * worker lives and taken back promptly once it is SIGKILLed.
  */
 @Tag("full")
-@Isolated("its bounds leave about a second and a half for the machine")
 class TaskControlDrillTest {
     private static final RedisClient CLIENT = RedisClient.LETTUCE;
     private static final Duration HEARTBEAT_TTL = Duration.ofSeconds(3); // a worker heartbeats every second

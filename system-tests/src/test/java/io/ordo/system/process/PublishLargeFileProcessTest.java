@@ -8,8 +8,6 @@ import io.ordo.systemtest.RedisClient;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -20,13 +18,8 @@ import java.util.UUID;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/**
- * {@code ordo publish --file} streams: a file larger than the process's whole heap is published in bounded memory.
- * Nothing it asserts depends on how fast its processes run, and they keep to queues and ports of their own,
- * so it runs beside the module's other classes (junit-platform.properties).
- */
+/** {@code ordo publish --file} streams: a file larger than the process's whole heap is published in bounded memory. */
 @Tag("full")
-@Execution(ExecutionMode.CONCURRENT)
 class PublishLargeFileProcessTest {
     private static final int LINES = 12_000;
     private static final int PAYLOAD_BYTES = 4096;

@@ -6,8 +6,6 @@ import io.ordo.systemtest.RedisClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -21,11 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A Redis URI's password never shows in anything {@code ordo} prints, logs included (the whole stdout
  * and stderr of the process): unreachable server, wrong password, malformed URI, from the option or the
  * environment, one-shot commands and {@code work} alike.
- * Nothing it asserts depends on how fast its processes run, and they keep to queues and ports of their own,
- * so it runs beside the module's other classes (junit-platform.properties).
  */
 @Tag("full")
-@Execution(ExecutionMode.CONCURRENT)
 class RedisPasswordSecrecyProcessTest {
     private static final String SECRET = "Zq7Wx-pass";
     private static RedisServer guarded;

@@ -4,8 +4,6 @@ import io.ordo.systemtest.OrdoProcess;
 
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 import java.util.Map;
 
@@ -15,11 +13,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code ORDO_REDIS_URI} stands in for {@code --redis}, so a Kubernetes Secret can hand a worker its
  * Redis password without putting it on the command line. Child processes, because the variable is
  * read from the real environment.
- * Nothing it asserts depends on how fast its processes run, and they keep to queues and ports of their own,
- * so it runs beside the module's other classes (junit-platform.properties).
  */
 @Tag("full")
-@Execution(ExecutionMode.CONCURRENT)
 class RedisUriFromEnvironmentProcessTest {
     private static final String UNREACHABLE_FROM_ENVIRONMENT = "redis://:s3cret-password@127.0.0.1:1";
 

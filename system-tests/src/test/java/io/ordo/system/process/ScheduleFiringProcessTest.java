@@ -14,8 +14,6 @@ import io.ordo.systemtest.TaskEvents;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -31,12 +29,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Three {@code ordo work} processes on one queue with a schedule and no leader: every worker's reaper
  * fires the schedule (each second, the queue's heartbeat TTL being 3 s), and every slot's task is
  * published and processed exactly once (docs/semantics.md, "Schedules").
- * Nothing it asserts depends on how fast its processes run, and they keep to queues and ports of their own,
- * so it runs beside the module's other classes (junit-platform.properties).
  */
 @ExtendWith(RedisServerExtension.class)
 @Tag("full")
-@Execution(ExecutionMode.CONCURRENT)
 class ScheduleFiringProcessTest {
     private static final int SLOTS = 12;
 

@@ -4,8 +4,6 @@ import io.ordo.systemtest.OrdoProcess;
 import io.ordo.systemtest.RedisClient;
 
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -14,13 +12,8 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/**
- * Start-up failures of a real {@code ordo} process are one line on stderr, logs included, with the documented exit code.
- * Nothing it asserts depends on how fast its processes run, and they keep to queues and ports of their own,
- * so it runs beside the module's other classes (junit-platform.properties).
- */
+/** Start-up failures of a real {@code ordo} process are one line on stderr, logs included, with the documented exit code. */
 @Tag("full")
-@Execution(ExecutionMode.CONCURRENT)
 class StartupFailureProcessTest {
     @ParameterizedTest
     @EnumSource(RedisClient.class)

@@ -8,8 +8,6 @@ import io.ordo.redis.testing.RedisServer;
 import io.ordo.systemtest.OrdoProcess;
 import io.ordo.systemtest.RedisClient;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -31,11 +29,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * {@code ordo work} with probes, started before its Redis (a pod that comes up first): it serves
  * {@code /healthz} 200 and {@code /readyz} 503 while Redis is missing, and starts working once it comes.
- * Nothing it asserts depends on how fast its processes run, and they keep to queues and ports of their own,
- * so it runs beside the module's other classes (junit-platform.properties).
  */
 @Tag("full")
-@Execution(ExecutionMode.CONCURRENT)
 class WorkBeforeRedisProcessTest {
     private static final Pattern METRICS_PORT = Pattern.compile("metrics on http://localhost:(\\d+)/metrics");
 

@@ -4,8 +4,6 @@ import io.ordo.redis.testing.RedisServer;
 import io.ordo.systemtest.OrdoProcess;
 import io.ordo.systemtest.RedisClient;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -21,11 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code ordo work} on a Redis whose eviction policy can delete tasks logs one warning with the fix
  * when it starts (the Redis store factory does, so every application on the library gets it); on a
  * Redis that keeps every task it logs none.
- * Nothing it asserts depends on how fast its processes run, and they keep to queues and ports of their own,
- * so it runs beside the module's other classes (junit-platform.properties).
  */
 @Tag("full")
-@Execution(ExecutionMode.CONCURRENT)
 class WorkEvictionWarningProcessTest {
     private static final String WARNING = "maxmemory-policy is allkeys-lru: a full Redis deletes keys";
 

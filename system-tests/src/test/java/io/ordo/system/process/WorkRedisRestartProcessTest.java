@@ -12,8 +12,6 @@ import io.ordo.systemtest.OrdoProcess;
 import io.ordo.systemtest.RedisClient;
 import io.ordo.systemtest.TaskEvents;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -37,11 +35,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The private redis-server under a running {@code ordo work} is stopped and started again: the
  * worker reports not-ready, logs the outage once when it begins and once when it ends, resumes by
  * itself, and every task is processed exactly once.
- * Nothing it asserts depends on how fast its processes run, and they keep to queues and ports of their own,
- * so it runs beside the module's other classes (junit-platform.properties).
  */
 @Tag("full")
-@Execution(ExecutionMode.CONCURRENT)
 class WorkRedisRestartProcessTest {
     private static final Pattern METRICS_PORT = Pattern.compile("metrics on http://localhost:(\\d+)/metrics");
     private static final Duration OUTAGE = Duration.ofMillis(1500);

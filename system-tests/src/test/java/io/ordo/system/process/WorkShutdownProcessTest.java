@@ -16,8 +16,6 @@ import io.ordo.systemtest.RedisClient;
 import io.ordo.systemtest.TaskEvents;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -35,12 +33,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code ordo work} as a child process gets SIGTERM in the middle of an ordered batch: the running
  * task finishes, the rest goes back at once without counting an attempt, nothing is lost, nothing
  * runs after it was returned, and a second worker finishes the queue without doing anything twice.
- * Nothing it asserts depends on how fast its processes run, and they keep to queues and ports of their own,
- * so it runs beside the module's other classes (junit-platform.properties).
  */
 @ExtendWith(RedisServerExtension.class)
 @Tag("full")
-@Execution(ExecutionMode.CONCURRENT)
 class WorkShutdownProcessTest {
     private static final int ORDERED = 12;
     private static final int REGULAR = 8;
