@@ -19,16 +19,13 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 /**
  * {@code ordo} as a child process on this test run's class path (target/classes and every
- * dependency, its jars first: {@link SharedClasses}), with its stdout and stderr collected line by line, so a
- * test can send it signals.
+ * dependency), with its stdout and stderr collected line by line, so a test can send it signals.
  * The class path must hold app-cli (a test dependency of the module using this).
  */
 public final class OrdoProcess implements AutoCloseable {
     public static final Duration TIMEOUT = Duration.ofSeconds(30);
     /** By name, not by class: this kit sits below app-cli, so app-cli's own tests can use it too. */
     private static final String CLI_MAIN_CLASS = "io.ordo.cli.OrdoCli";
-    /** Starts faster, with fewer threads: these runs are short. */
-    private static final List<String> JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
 
     private final Process process;
     private final List<String> out = new CopyOnWriteArrayList<>();
@@ -62,10 +59,9 @@ public final class OrdoProcess implements AutoCloseable {
      */
     public static List<String> commandLine(String maxHeap, List<String> args) {
         List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx" + maxHeap));
-        command.addAll(JVM_OPTIONS);
-        command.addAll(SharedClasses.options(JVM_OPTIONS)); // the classes it loads, mapped from an archive
-        command.addAll(List.of("-cp", SharedClasses.classPath(JVM_OPTIONS), CLI_MAIN_CLASS));
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx" + maxHeap, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", // starts faster, fewer threads; these runs are short
+                "-cp", System.getProperty("java.class.path"), CLI_MAIN_CLASS));
         command.addAll(args);
         return command;
     }
